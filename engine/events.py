@@ -1,0 +1,151 @@
+"""Event base type, time-sortable ids and the one JSON serialiser for every event.
+
+Every event is a frozen dataclass with a ``type`` (class-level), the schema version, an
+``event_id`` (UUIDv7: time-sortable), the table it belongs to, ``(epoch, seq)`` and a timestamp in
+Unix seconds. Concrete event types register themselves by subclassing :class:`Event`.
+A correction is a new event that names the one it supersedes, never an edit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.notation import NotationError, format_meld, parse_hand, parse_tile
+from engine.tiles import Meld, Tile
+
+SCHEMA = "tilesight.event/1"
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+def make_event_id(unix_ms: int, entropy: bytes) -> str:
+    """A UUIDv7 string from a millisecond timestamp and 10 bytes of entropy (caller supplies both).
+
+    >>> make_event_id(0x0192_3456_789A, bytes(10))
+    '01923456-789a-7000-8000-000000000000'
+    """
+    if len(entropy) < 10:
+        raise ValueError("UUIDv7 needs 10 bytes of entropy")
+    rand = int.from_bytes(entropy[:10], "big")
+    rand_a = (rand >> 68) & 0xFFF
+    rand_b = rand & ((1 << 62) - 1)
+    value = (unix_ms & ((1 << 48) - 1)) << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
+    h = f"{value:032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every engine event."""
+
+    type: ClassVar[str] = "event"
+
+    event_id: str
+    table: str
+    epoch: int
+    seq: int
+    timestamp: float
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "type" in cls.__dict__:
+            if cls.type in _REGISTRY and _REGISTRY[cls.type] is not cls:
+                raise TypeError(f"event type {cls.type!r} registered twice")
+            _REGISTRY[cls.type] = cls
+
+
+def event_types() -> Mapping[str, type[Event]]:
+    return dict(_REGISTRY)
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The JSON-ready form: ``schema`` and ``type`` first, tiles and melds in notation."""
+    out: dict[str, Any] = {"schema": SCHEMA, "type": event.type}
+    for f in dataclasses.fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+def to_json(event: Event) -> str:
+    return json.dumps(to_dict(event), ensure_ascii=False, separators=(",", ":"))
+
+
+def from_dict(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event from :func:`to_dict` output; unknown types and fields are errors."""
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"unsupported event schema: {data.get('schema')!r}")
+    cls = _REGISTRY.get(str(data.get("type")))
+    if cls is None:
+        raise ValueError(f"unknown event type: {data.get('type')!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    extra = set(data) - set(fields) - {"schema", "type"}
+    if extra:
+        raise ValueError(f"unknown fields for {cls.type}: {sorted(extra)}")
+    hints = _resolved_hints(cls)
+    kwargs = {name: _typed(hints[name], data[name]) for name in fields if name in data}
+    return cls(**kwargs)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Tile):
+        return str(value)
+    if isinstance(value, Meld):
+        return format_meld(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _resolved_hints(cls: type) -> dict[str, Any]:
+    import typing
+
+    return typing.get_type_hints(cls)
+
+
+def _typed(hint: Any, value: Any) -> Any:
+    """Convert JSON values back for the field types events use (tiles, melds, enums, tuples)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if value is None:
+        return None
+    if origin in (typing.Union, types.UnionType):
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _typed(arg, value)
+            except (ValueError, TypeError, NotationError):
+                continue
+        return value
+    if hint is Tile:
+        return parse_tile(value)
+    if hint is Meld:
+        melds = parse_hand(value).melds
+        if len(melds) != 1:
+            raise ValueError(f"not one meld: {value!r}")
+        return melds[0]
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
+    if origin is tuple:
+        item = args[0] if args else Any
+        return tuple(_typed(item, v) for v in value)
+    if origin is list:
+        return [_typed(args[0] if args else Any, v) for v in value]
+    if origin in (dict, Mapping):
+        return {k: _typed(args[1] if len(args) > 1 else Any, v) for k, v in value.items()}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        sub = typing.get_type_hints(hint)
+        return hint(**{k: _typed(sub[k], v) for k, v in value.items()})
+    return value
