@@ -1,0 +1,187 @@
+"""The one configuration model: a TOML file mapped onto pydantic models.
+
+Unknown keys are rejected (a typo in a venue's file fails at start-up, not mid-session) and every
+field carries a description, which ``docs`` and error messages rely on. Secrets never live in the
+file: MQTT credentials are read from environment variables named in it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+from urllib.parse import unquote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tilesight.topics import PREFIX, check_id
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CameraConfig(_Model):
+    source: str = Field(description="OpenCV source: a device index ('0'), an RTSP URL or a file.")
+    role: Literal["overhead", "hand"] = Field(
+        "overhead",
+        description="'overhead' reads rivers and melds; 'hand' reads one concealed hand.",
+    )
+    seat: int | None = Field(
+        None, ge=0, le=3, description="For a hand camera, the seat (0-3) whose hand it sees."
+    )
+    fps: float = Field(10.0, gt=0, le=120, description="Frames per second to process.")
+
+
+class CalibrationConfig(_Model):
+    path: Path | None = Field(
+        None, description="Calibration file (homography and zones) written by the calibrate tool."
+    )
+
+
+class DetectorConfig(_Model):
+    backend: Literal["onnx", "ultralytics"] = Field(
+        "onnx", description="Detector plugin; 'onnx' needs only onnxruntime."
+    )
+    model: Path | None = Field(None, description="Weights file; None uses the packaged model.")
+    confidence: float = Field(0.5, gt=0, lt=1, description="Minimum detection confidence.")
+    stable_frames: int = Field(
+        3, ge=1, le=60, description="Frames a tile must be seen unchanged before it counts."
+    )
+
+
+class TablePortConfig(_Model):
+    url: str | None = Field(
+        None,
+        description="Shuffling-table port: '/dev/ttyUSB0', 'socket://host:port' or 'loop://'; "
+        "None runs without a table driver.",
+    )
+    baudrate: int = Field(115200, gt=0, description="Serial speed (ignored for sockets).")
+    timeout_s: float = Field(1.0, gt=0, description="Reply timeout of one request.")
+
+
+class TlsConfig(_Model):
+    ca_file: Path | None = Field(None, description="CA bundle that signed the broker's cert.")
+    cert_file: Path | None = Field(None, description="Client certificate (mutual TLS).")
+    key_file: Path | None = Field(None, description="Client private key (mutual TLS).")
+    insecure: bool = Field(False, description="Skip hostname verification (testing only).")
+
+
+class MqttConfig(_Model):
+    url: str = Field(
+        "mqtt://127.0.0.1:1883",
+        description="Broker URL: mqtt://, mqtts:// (TLS), ws:// or wss://; user:pass@ allowed.",
+    )
+    username_env: str = Field(
+        "TILESIGHT_MQTT_USERNAME", description="Environment variable holding the username."
+    )
+    password_env: str = Field(
+        "TILESIGHT_MQTT_PASSWORD", description="Environment variable holding the password."
+    )
+    tls: TlsConfig | None = Field(None, description="TLS options; implied by mqtts:// and wss://.")
+    keepalive_s: int = Field(15, ge=5, le=600, description="MQTT keepalive interval.")
+    will_delay_s: int = Field(
+        5, ge=0, le=3600, description="Seconds the broker waits before publishing 'offline'."
+    )
+    session_expiry_s: int = Field(
+        3600, ge=0, description="Broker keeps the session (queued commands) this long offline."
+    )
+    client_id: str | None = Field(None, description="Client id; default 'tilesight-<table>'.")
+    topic_prefix: str = Field(PREFIX, description="Root of the topic tree (versioned).")
+
+    def endpoint(self) -> MqttEndpoint:
+        return parse_mqtt_url(self.url, self.username_env, self.password_env)
+
+
+class OutboxConfig(_Model):
+    path: Path = Field(
+        Path("tilesight-outbox.sqlite"), description="SQLite outbox: every event before publish."
+    )
+
+
+class ServiceConfig(_Model):
+    tournament: str = Field(description="Tournament id: a topic level, e.g. 'mcr-open-2026'.")
+    table: str = Field(description="Table id within the tournament, e.g. 'T01'.")
+    procedure: str = Field("wsom", description="Wall-building procedure name (find_procedure).")
+    rules: str = Field("mcr", description="Rule set name (find_rules).")
+    cameras: list[CameraConfig] = Field(default_factory=list, description="Cameras to read.")
+    calibration: CalibrationConfig = Field(
+        default_factory=CalibrationConfig, description="Camera calibration."
+    )
+    detector: DetectorConfig = Field(default_factory=DetectorConfig, description="Tile detector.")
+    table_port: TablePortConfig = Field(
+        default_factory=TablePortConfig, description="Automatic shuffling table connection."
+    )
+    mqtt: MqttConfig = Field(default_factory=MqttConfig, description="Broker connection.")
+    outbox: OutboxConfig = Field(default_factory=OutboxConfig, description="Local outbox.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", description="Logging threshold."
+    )
+
+    @field_validator("tournament", "table")
+    @classmethod
+    def _topic_safe(cls, value: str) -> str:
+        return check_id("id", value)
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the file and the key."""
+
+
+def load_config(path: Path) -> ServiceConfig:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    try:
+        return ServiceConfig.model_validate(data)
+    except ValidationError as exc:
+        lines = [
+            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+            + (f" (got {err['input']!r})" if err["type"] != "missing" else "")
+            for err in exc.errors()
+        ]
+        raise ConfigError(f"{path}: " + "; ".join(lines)) from exc
+
+
+class MqttEndpoint(BaseModel):
+    """A resolved broker address with credentials (from the URL or the environment)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str
+    port: int
+    tls: bool
+    websockets: bool
+    path: str
+    username: str | None
+    password: str | None
+
+
+_SCHEMES = {"mqtt": (1883, False, False), "mqtts": (8883, True, False)}
+_SCHEMES |= {"ws": (80, False, True), "wss": (443, True, True), "tcp": (1883, False, False)}
+
+
+def parse_mqtt_url(url: str, username_env: str = "", password_env: str = "") -> MqttEndpoint:
+    parts = urlsplit(url)
+    if parts.scheme not in _SCHEMES or not parts.hostname:
+        raise ConfigError(f"MQTT URL {url!r}: expected mqtt://host[:port] (or mqtts, ws, wss)")
+    default_port, tls, ws = _SCHEMES[parts.scheme]
+    try:
+        port = parts.port or default_port
+    except ValueError as exc:
+        raise ConfigError(f"MQTT URL {url!r}: bad port") from exc
+    username = unquote(parts.username) if parts.username else os.environ.get(username_env) or None
+    password = unquote(parts.password) if parts.password else os.environ.get(password_env) or None
+    return MqttEndpoint(
+        host=parts.hostname,
+        port=port,
+        tls=tls,
+        websockets=ws,
+        path=parts.path or "/mqtt",
+        username=username,
+        password=password,
+    )

@@ -1,0 +1,141 @@
+"""SQLite outbox: every event is stored before it is published and marked sent only on PUBACK.
+
+This is what makes delivery lossless across broker outages and process restarts: a row that was
+never acknowledged is published again after a reconnect or at start-up, and the stored rows are
+what ``cmd/resync`` replays to a consumer that saw a gap. ``(table, epoch, seq)`` is unique, so a
+restarted process that regenerates events it already stored cannot store them twice.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.events import Event, to_json
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL UNIQUE,
+    table_id TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created REAL NOT NULL,
+    sent_at REAL,
+    UNIQUE (table_id, epoch, seq)
+);
+CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (rowid) WHERE sent_at IS NULL;
+"""
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    rowid: int
+    event_id: str
+    table: str
+    epoch: int
+    seq: int
+    type: str
+    topic: str
+    payload: str
+    sent: bool
+
+
+_COLUMNS = "rowid, event_id, table_id, epoch, seq, type, topic, payload, sent_at IS NOT NULL"
+
+
+class Outbox:
+    """Thread-safe: the engine thread appends, the MQTT network thread marks rows sent."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def append(self, event: Event, topic: str) -> OutboxRow | None:
+        """Store one event durably; None when its ``(table, epoch, seq)`` is already stored."""
+        payload = to_json(event)
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO outbox (event_id, table_id, epoch, seq, type, topic,"
+                " payload, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.event_id,
+                    event.table,
+                    event.epoch,
+                    event.seq,
+                    event.type,
+                    topic,
+                    payload,
+                    time.time(),
+                ),
+            )
+            if cur.rowcount == 0:
+                return None
+            rowid = int(cur.lastrowid or 0)
+        return OutboxRow(
+            rowid,
+            event.event_id,
+            event.table,
+            event.epoch,
+            event.seq,
+            event.type,
+            topic,
+            payload,
+            False,
+        )
+
+    def mark_sent(self, rowid: int) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE outbox SET sent_at = ? WHERE rowid = ? AND sent_at IS NULL",
+                (time.time(), rowid),
+            )
+
+    def unsent(self, limit: int = 10_000) -> list[OutboxRow]:
+        return self._rows("WHERE sent_at IS NULL ORDER BY rowid LIMIT ?", (limit,))
+
+    def between(self, table: str, epoch: int, first: int, last: int) -> list[OutboxRow]:
+        """Stored events of one table and epoch with ``first <= seq <= last``, in seq order."""
+        return self._rows(
+            "WHERE table_id = ? AND epoch = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (table, epoch, first, last),
+        )
+
+    def last_position(self, table: str) -> tuple[int, int] | None:
+        """The highest stored ``(epoch, seq)`` of a table: where a restarted process resumes."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT epoch, seq FROM outbox WHERE table_id = ? ORDER BY epoch DESC, seq DESC"
+                " LIMIT 1",
+                (table,),
+            ).fetchone()
+        return (int(row[0]), int(row[1])) if row else None
+
+    def counts(self) -> tuple[int, int]:
+        """``(stored, unsent)``."""
+        with self._lock:
+            total, unsent = self._db.execute(
+                "SELECT COUNT(*), COUNT(*) - COUNT(sent_at) FROM outbox"
+            ).fetchone()
+        return int(total), int(unsent)
+
+    def _rows(self, where: str, params: tuple[object, ...]) -> list[OutboxRow]:
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM outbox {where}", params).fetchall()
+        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8])) for r in rows]

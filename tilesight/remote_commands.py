@@ -1,0 +1,113 @@
+"""Commands arriving on ``cmd/<verb>``: validated into typed requests before anything runs.
+
+A malformed payload (not JSON, not an object, unknown keys, wrong types, an unknown verb) becomes a
+:class:`CommandError` carrying a message that quotes the offending text; the service answers it
+on the response topic and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from engine.actions import Action, ActionFormatError, Correction, action_from_dict
+
+
+class CommandError(ValueError):
+    """A command that cannot be executed as sent."""
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ResyncRequest(_Payload):
+    """Replay stored events ``from_seq..to_seq`` of ``epoch`` to the response topic."""
+
+    epoch: int = Field(ge=0, description="Epoch of the missing events.")
+    from_seq: int = Field(ge=0, description="First missing seq.")
+    to_seq: int = Field(ge=0, description="Last missing seq (at most 10000 after from_seq).")
+
+    @model_validator(mode="after")
+    def _range(self) -> ResyncRequest:
+        if not 0 <= self.to_seq - self.from_seq <= 10_000:
+            raise ValueError("to_seq must be from_seq .. from_seq + 10000")
+        return self
+
+
+class CorrectionRequest(_Payload):
+    """Supersede the action behind an event (``replacement`` None drops it)."""
+
+    supersedes: str = Field(min_length=1, description="event_id being corrected.")
+    replacement: dict[str, Any] | None = Field(None, description="The action as a JSON object.")
+    reason: str = Field("", max_length=500, description="Why, for the record.")
+
+
+class ActionRequest(_Payload):
+    """An action entered by a referee (e.g. a washout the cameras cannot see)."""
+
+    action: dict[str, Any] = Field(description="The action as a JSON object.")
+
+
+class AckRequest(_Payload):
+    """Acknowledge an alert."""
+
+    alert: str = Field(min_length=1, description="event_id of the alert.")
+    note: str = Field("", max_length=500, description="Referee's note.")
+
+
+class TableRequest(_Payload):
+    """A shuffling-table command; takes no arguments."""
+
+
+PAYLOADS: dict[str, type[_Payload]] = {
+    "resync": ResyncRequest,
+    "correction": CorrectionRequest,
+    "action": ActionRequest,
+    "ack": AckRequest,
+    "shuffle": TableRequest,
+    "raise": TableRequest,
+    "clear_error": TableRequest,
+}
+
+
+def parse_command(verb: str, payload: bytes) -> _Payload:
+    """The typed request, or :class:`CommandError` quoting what was wrong."""
+    model = PAYLOADS.get(verb)
+    if model is None:
+        raise CommandError(f"unknown command {verb!r}; known: {', '.join(sorted(PAYLOADS))}")
+    text = payload.decode("utf-8", errors="replace").strip() or "{}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{verb}: payload is not JSON ({exc.msg}): {text[:80]!r}") from exc
+    if not isinstance(data, dict):
+        raise CommandError(f"{verb}: payload must be a JSON object, got {text[:80]!r}")
+    try:
+        request = model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(payload)'}: {e['msg']}" for e in exc.errors()
+        )
+        raise CommandError(f"{verb}: {problems}") from exc
+    to_action(request)  # actions are checked here too, so a bad one is rejected before running
+    return request
+
+
+def to_action(request: _Payload) -> Action | None:
+    """The engine action a request carries, if any."""
+    try:
+        if isinstance(request, CorrectionRequest):
+            replacement = (
+                action_from_dict(request.replacement) if request.replacement is not None else None
+            )
+            return Correction(
+                supersedes=request.supersedes, replacement=replacement, reason=request.reason
+            )
+        if isinstance(request, ActionRequest):
+            return action_from_dict(request.action)
+    except (ActionFormatError, ValueError, TypeError) as exc:
+        raise CommandError(f"bad action: {exc}") from exc
+    return None

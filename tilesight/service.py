@@ -1,0 +1,193 @@
+"""One table's service: engine in, outbox and MQTT out, commands answered.
+
+Actions reach the engine through :meth:`TableService.apply` from any thread (vision, the table
+driver, the demo's simulator); a lock keeps the engine single-threaded as it must be. Each event
+is stored in the outbox *before* it is published. Commands from ``cmd/<verb>`` are validated on the
+network thread and executed on the service's own worker thread; one whose message expiry ran out
+while it waited is dropped, not executed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import Action
+from engine.events import Event
+from tilesight.config import MqttEndpoint, TlsConfig
+from tilesight.mqtt import CommandMessage, TableLink
+from tilesight.outbox import Outbox
+from tilesight.pipeline import GameEngine, public_event, state_payload
+from tilesight.remote_commands import (
+    AckRequest,
+    CommandError,
+    ResyncRequest,
+    TableRequest,
+    parse_command,
+    to_action,
+)
+from tilesight.topics import TableTopics
+
+log = logging.getLogger("tilesight.service")
+
+#: Callback for shuffling-table verbs (shuffle, raise, clear_error); returns a result dict.
+TableControl = Callable[[str], dict[str, Any]]
+
+
+class TableService:
+    def __init__(
+        self,
+        *,
+        topics: TableTopics,
+        engine: GameEngine,
+        outbox: Outbox,
+        endpoint: MqttEndpoint,
+        tls: TlsConfig | None = None,
+        client_id: str | None = None,
+        will_delay_s: int = 5,
+        keepalive_s: int = 15,
+        session_expiry_s: int = 3600,
+        table_control: TableControl | None = None,
+        on_events: Callable[[list[Event]], None] | None = None,
+    ) -> None:
+        self.topics = topics
+        self.engine = engine
+        self.outbox = outbox
+        self.table_control = table_control
+        self.on_events = on_events
+        self.links: dict[str, str] = {"table": "absent", "camera": "absent"}
+        self._engine_lock = threading.Lock()
+        self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self.stored = 0
+        self.executed: list[str] = []
+        self.link = TableLink(
+            endpoint,
+            topics,
+            outbox,
+            client_id=client_id,
+            tls=tls,
+            keepalive_s=keepalive_s,
+            will_delay_s=will_delay_s,
+            session_expiry_s=session_expiry_s,
+            on_command=self._receive_command,
+        )
+
+    # lifecycle -------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._publish_state()
+        self.link.start()
+        self._worker = threading.Thread(target=self._run_commands, name="commands", daemon=True)
+        self._worker.start()
+
+    def stop(self, drain_timeout: float = 5.0) -> None:
+        self._commands.put(None)
+        if self._worker is not None:
+            self._worker.join(timeout=5)
+        self.link.stop(drain_timeout)
+
+    # engine ----------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; returns the events newly stored (none if they were stored before)."""
+        with self._engine_lock:
+            events = self.engine.apply(action)
+            fresh = self._store_and_publish(events)
+            self._publish_state()
+        if fresh and self.on_events is not None:
+            self.on_events(fresh)
+        return fresh
+
+    def set_link(self, name: str, status: str) -> None:
+        """Camera/table link status shown in the retained state ("online", "offline", ...)."""
+        with self._engine_lock:
+            self.links[name] = status
+            self._publish_state()
+
+    def _store_and_publish(self, events: list[Event]) -> list[Event]:
+        fresh = []
+        for event in events:
+            public = public_event(event)
+            row = self.outbox.append(public, self.topics.event(event.type))
+            if row is None:
+                continue  # stored by an earlier run of this process: already on its way
+            self.link.publish_row(row)
+            fresh.append(event)
+        self.stored += len(fresh)
+        return fresh
+
+    def _publish_state(self) -> None:
+        self.link.publish_state(
+            state_payload(
+                self.engine,
+                tournament=self.topics.tournament,
+                table=self.topics.table,
+                links=self.links,
+            )
+        )
+        self.link.publish_private("state", self.engine.private_snapshot())
+
+    # commands --------------------------------------------------------------------------------
+    def _receive_command(self, command: CommandMessage) -> None:
+        try:
+            parse_command(command.verb, command.payload)
+        except CommandError as exc:
+            log.warning("rejected command: %s", exc)
+            self.link.reply(command, {"ok": False, "verb": command.verb, "error": str(exc)})
+            return
+        self._commands.put(command)
+
+    def _run_commands(self) -> None:
+        while (command := self._commands.get()) is not None:
+            if command.expired():
+                log.warning("command %s expired before it could run; not executed", command.verb)
+                continue
+            try:
+                result = self._execute(command)
+                reply: dict[str, Any] = {"ok": True, "verb": command.verb, "result": result}
+                self.executed.append(command.verb)
+            except CommandError as exc:
+                reply = {"ok": False, "verb": command.verb, "error": str(exc)}
+            except Exception as exc:  # a command must never take the service down
+                log.exception("command %s failed", command.verb)
+                reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
+            self.link.reply(command, reply)
+
+    def _execute(self, command: CommandMessage) -> dict[str, Any]:
+        request = parse_command(command.verb, command.payload)
+        if isinstance(request, ResyncRequest):
+            return self._resync(command, request)
+        if isinstance(request, TableRequest):
+            if self.table_control is None:
+                raise CommandError(f"{command.verb}: no shuffling table is connected")
+            return self.table_control(command.verb)
+        if isinstance(request, AckRequest):
+            log.info("alert %s acknowledged: %s", request.alert, request.note)
+            return {"alert": request.alert}
+        action = to_action(request)
+        assert action is not None
+        events = self.apply(action)
+        return {"events": [e.event_id for e in events]}
+
+    def _resync(self, command: CommandMessage, request: ResyncRequest) -> dict[str, Any]:
+        """Replay stored events to the requester's response topic, in seq order."""
+        if not command.response_topic:
+            raise CommandError("resync: a response topic is required")
+        rows = self.outbox.between(
+            self.topics.table, request.epoch, request.from_seq, request.to_seq
+        )
+        for row in rows:
+            self.link.reply(command, row.payload)
+        log.info("resync: replayed %d events (%d..%d)", len(rows), request.from_seq, request.to_seq)
+        return {
+            "replayed": len(rows),
+            "seqs": [row.seq for row in rows][:1] + [row.seq for row in rows][-1:],
+        }
+
+
+def decode_reply(payload: bytes) -> dict[str, Any]:
+    data = json.loads(payload)
+    return data if isinstance(data, dict) else {"value": data}
