@@ -19,7 +19,9 @@ from engine.notation import Hand
 from engine.tiles import Tile, Wind
 
 #: Built-in rule-set modules, imported on first lookup (each calls :func:`register`).
-BUILTIN_MODULES: tuple[str, ...] = ()
+BUILTIN_MODULES: tuple[str, ...] = (
+    "engine.qujing",
+)
 
 
 @dataclass(frozen=True, slots=True)

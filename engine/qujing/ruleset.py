@@ -1,0 +1,145 @@
+"""The ``qujing`` rule set: scoring, settlement and the table behaviour Qujing asks for.
+
+Shared engine code finds it by name (``find_rules("qujing", **options)``) and reads its
+properties and hooks; nothing outside this package knows it is Qujing.
+
+>>> from engine.notation import parse_hand, parse_tile
+>>> rules = QujingRuleSet()
+>>> hand = parse_hand("111222333444m 5m")  # one colour + all pungs, waiting on 5m
+>>> result = rules.score(WinRequest(hand=hand, win_tile=parse_tile("5m")))
+>>> result.total, result.payments.discarder
+(2, 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.qujing import hands
+from engine.qujing.arrangements import HandError, build_views
+from engine.qujing.options import QujingOptions
+from engine.qujing.patterns import PATTERNS, WIN_EVENT_IDS, Pattern
+from engine.qujing.table_rules import QujingHandRules, next_dealer
+from engine.qujing.view import QjView, Shape
+from engine.rulesets import FanScore, ScoreResult, WinRequest
+
+KongKind = Literal["exposed", "concealed", "added"]
+
+
+def evaluate(view: QjView) -> tuple[tuple[Pattern, int], ...]:
+    """The units that apply to ``view`` after declared exclusions, with their counts."""
+    hits = [(p, n) for p in PATTERNS if (n := p.applies(view)) > 0]
+    excluded = {x for p, _ in hits for x in p.excludes}
+    return tuple((p, n) for p, n in hits if p.id not in excluded)
+
+
+def _fans(view: QjView, hits: tuple[tuple[Pattern, int], ...]) -> int:
+    return sum(p.fans(view) * n for p, n in hits)
+
+
+@dataclass(slots=True)
+class QujingRuleSet:
+    """Qujing mahjong (seed 002) under the readings in ``options`` (themselves immutable).
+
+    Not frozen only because :class:`~engine.rulesets.RuleSet` declares plain attributes.
+    """
+
+    options: QujingOptions = field(default_factory=QujingOptions)
+    name: str = "qujing"
+    aliases: tuple[str, ...] = ("qj", "曲靖")
+    allows_chow: bool = False
+    max_winners_per_discard: int = 3
+
+    # --- scoring ---------------------------------------------------------------------------
+    def score(self, request: WinRequest) -> ScoreResult:
+        """Score one win; bad or illegal hands give ``valid=False`` with the reason."""
+        try:
+            views = build_views(request, self.options)
+        except HandError as exc:
+            return ScoreResult(total=0, valid=False, error=str(exc))
+        scored = [
+            (v, hits) for v in views if (hits := evaluate(v)) or v.shape is not Shape.DISCARD_STREAK
+        ]
+        if not scored:
+            return ScoreResult(
+                total=0,
+                valid=False,
+                error=f"not a winning hand: {request.hand} + {request.win_tile}",
+            )
+        view, hits = max(
+            scored, key=lambda vh: (_fans(*vh), vh[0].shape is not Shape.DISCARD_STREAK)
+        )
+        return self._result(view, hits)
+
+    def _result(self, view: QjView, hits: tuple[tuple[Pattern, int], ...]) -> ScoreResult:
+        total = _fans(view, hits)
+        fans = tuple(
+            FanScore(p.id, p.hand_type.name, p.hand_type.chinese, p.fans(view), n) for p, n in hits
+        )
+        self_drawn = view.self_drawn or (
+            view.shape is Shape.DISCARD_STREAK and self.options.winds_payment == "self-drawn"
+        )
+        if total == 0:
+            plain = hands.PLAIN_WIN
+            fans = (FanScore(plain.id, plain.name, plain.chinese, 0),)
+            if not self_drawn:
+                return self._invalid(fans, "a plain win (no fan) may only be self-drawn")
+            if self.options.plain_win_needs_two_colours and len(view.colours) < 2:
+                return self._invalid(fans, "a plain win needs tiles of at least two colours")
+        elif (
+            not self_drawn
+            and not self.options.kong_fans_allow_discard_win
+            and all(p.id in WIN_EVENT_IDS for p, _ in hits)
+        ):
+            return self._invalid(fans, "kong fans alone do not allow a win on a discard")
+        payments = hands.payments_for(total, self_drawn=self_drawn)
+        return ScoreResult(total=total, valid=True, fans=fans, payments=payments)
+
+    @staticmethod
+    def _invalid(fans: tuple[FanScore, ...], why: str) -> ScoreResult:
+        return ScoreResult(total=0, valid=False, fans=fans, error=why)
+
+    def settle(
+        self, result: ScoreResult, *, winner: int, discarder: int | None
+    ) -> tuple[int, int, int, int]:
+        """Score changes for one winner; a self-drawn-paid result ignores ``discarder``."""
+        if not result.valid or result.payments is None:
+            raise ValueError(f"cannot settle an invalid win: {result.error}")
+        return hands.settle_payments(result.payments, winner=winner, discarder=discarder)
+
+    def settle_many(
+        self, results: list[tuple[int, ScoreResult]], *, discarder: int | None
+    ) -> tuple[int, int, int, int]:
+        """Several winners on one discard: the discarder pays each winner by his own hand."""
+        return hands.settle_many(results, discarder=discarder)
+
+    def kong_changes(
+        self, kind: KongKind, *, konger: int, discarder: int | None = None
+    ) -> tuple[int, int, int, int]:
+        """Score changes for a kong when it is made (exposed: the discarder pays, default 2)."""
+        if kind == "exposed":
+            if discarder is None:
+                raise ValueError("an exposed kong needs the discarder of the claimed tile")
+            return hands.kong_payment(
+                self.options.exposed_kong_payment, 0, konger=konger, discarder=discarder
+            )
+        each = (
+            self.options.concealed_kong_payment
+            if kind == "concealed"
+            else self.options.added_kong_payment
+        )
+        return hands.kong_payment(0, each, konger=konger, discarder=None)
+
+    # --- table behaviour -------------------------------------------------------------------
+    def hand_rules(self) -> QujingHandRules:
+        """Fresh per-hand memory for the furiten and last-tiles rules the table consults."""
+        return QujingHandRules(self.options)
+
+    def next_dealer(self, dealer: int, winners: list[int], *, discarder: int | None) -> int:
+        return next_dealer(dealer, winners, discarder=discarder, options=self.options)
+
+
+def make_rules(**options: Any) -> QujingRuleSet:
+    """Registry factory: ``find_rules("qujing", tail_reading="bloom-only", ...)``."""
+    return QujingRuleSet(QujingOptions.from_mapping(options))
