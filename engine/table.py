@@ -1,0 +1,306 @@
+"""The table state machine: apply actions, get events; never crashes on what a camera reports.
+
+>>> from engine.actions import HandStart, Deal, Discard
+>>> from engine.notation import parse_tiles
+>>> table = Table(procedure="log")
+>>> events = table.apply(HandStart(dealer=0))
+>>> events = table.apply(Deal(seat=0, tiles=parse_tiles("123456789m1234p5s")))
+>>> [e.type for e in table.apply(Discard(seat=0, tile=parse_tiles("5s")[0]))]
+['tile_discarded']
+>>> [getattr(e, "kind", e.type) for e in table.apply(Discard(seat=2, tile=parse_tiles("E")[0]))]
+['out_of_turn', 'small_xianggong', 'tile_not_in_hand', 'tile_discarded']
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine import actions as act
+from engine.events import Event
+from engine.procedures import Procedure, find_procedure
+from engine.rulesets import RuleSet, find_rules
+from engine.table_core import IdFactory, seeded_id_factory
+from engine.table_events import (
+    CorrectionApplied,
+    FlowerReplaced,
+    HandStarted,
+    TableFaultRaised,
+    TileDiscarded,
+    TileDrawn,
+    TilesDealt,
+)
+from engine.table_seats import RIVER_ROW, HandState, Phase
+from engine.table_snapshot import private_snapshot, public_snapshot
+from engine.table_wall import WallTracker
+from engine.table_wins import WinsMixin
+from engine.tiles import MeldKind, Tile, Wind
+from engine.violations import IllegalActionError, Violation, ViolationKind
+
+
+class Table(WinsMixin):
+    """One table: ``apply(action) -> events``; ``snapshot()`` public, ``private_snapshot()``.
+
+    ``rules`` is a RuleSet or a rule-set name (scored wins need one); ``strict`` raises
+    :class:`IllegalActionError` on the first violation and leaves the state as it was.
+    """
+
+    def __init__(
+        self,
+        procedure: str | Procedure = "log",
+        *,
+        rules: RuleSet | str | None = None,
+        table_id: str = "t1",
+        strict: bool = False,
+        epoch: int = 0,
+        seed: int = 0,
+        id_factory: IdFactory | None = None,
+    ) -> None:
+        self.procedure = find_procedure(procedure) if isinstance(procedure, str) else procedure
+        self.rules = find_rules(rules) if isinstance(rules, str) else rules
+        self.table_id, self.strict, self.epoch, self.seq = table_id, strict, epoch, 0
+        self.scores = [0, 0, 0, 0]
+        self.hand: HandState | None = None
+        self.wall = WallTracker(self.procedure)
+        self.hands_played, self.next_dealer = 0, 0
+        self._config = (self.procedure, self.rules, table_id, epoch)
+        self._id_factory = id_factory or seeded_id_factory(seed)
+        self._events: list[Event] = []
+        self._violations: list[Violation] = []
+        self._action: act.Action | None = None
+        self._timestamp = 0.0
+        self._clock = 0
+        self._history: list[act.Action | None] = []
+        self._action_of_event: dict[str, int] = {}
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """Every violation raised so far."""
+        return tuple(self._violations)
+
+    def apply(self, action: act.Action) -> list[Event]:
+        """Apply one action and return the events it caused (violations included)."""
+        self._events = []
+        self._action = action
+        self._clock += 1
+        self._timestamp = action.at if action.at is not None else float(self._clock)
+        saved = copy.deepcopy(self._state()) if self.strict else None
+        try:
+            self._dispatch(action)
+        except IllegalActionError:
+            if saved is not None:
+                self._restore(saved)
+            raise
+        except Exception as exc:  # the table must keep going whatever it is fed
+            self._violate(ViolationKind.BAD_ACTION, getattr(action, "seat", None), repr(exc))
+        if not isinstance(action, act.Correction):
+            index = len(self._history)
+            self._history.append(action)
+            for event in self._events:
+                self._action_of_event[event.event_id] = index
+        return self._events
+
+    def _state(self) -> tuple[Any, ...]:
+        return (self.hand, self.wall, self.scores, self.hands_played, self.next_dealer, self.seq)
+
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        (self.hand, self.wall, self.scores, self.hands_played, self.next_dealer, self.seq) = state
+
+    def _dispatch(self, action: act.Action) -> None:
+        hand = self.hand
+        several_winners = hand is not None and hand.winners and hand.phase is not Phase.ENDED
+        if several_winners and hand is not None and not isinstance(action, act.Win):
+            self._end_hand(hand, "win")  # several winners: the hand ends at the next action
+        if isinstance(action, act.HandStart):
+            self._hand_start(action)
+        elif isinstance(action, act.Deal):
+            self._deal(action)
+        elif isinstance(action, act.Draw):
+            self._draw(action)
+        elif isinstance(action, act.Discard):
+            self._discard(action.seat, action.tile)
+        elif isinstance(action, act.Chow):
+            self._claim_meld(action.seat, MeldKind.CHOW, action.tiles, action.tile)
+        elif isinstance(action, act.Pung):
+            self._claim_meld(action.seat, MeldKind.PUNG, None, action.tile)
+        elif isinstance(action, act.Kong):
+            self._claim_meld(action.seat, MeldKind.KONG, None, action.tile)
+        elif isinstance(action, act.ConcealedKong):
+            self._concealed_kong(action.seat, action.tile)
+        elif isinstance(action, act.AddedKong):
+            self._added_kong(action.seat, action.tile)
+        elif isinstance(action, act.Flower):
+            self._flower(action.seat, action.tile)
+        elif isinstance(action, act.Win):
+            self._win(action.seat, action.tile, action.hand)
+        elif isinstance(action, act.Washout):
+            self._washout()
+        elif isinstance(action, act.Correction):
+            self._correct(action)
+        elif isinstance(action, act.TableFault):
+            self._emit(TableFaultRaised, code=action.code, detail=action.detail)
+        else:
+            self._violate(ViolationKind.BAD_ACTION, None, f"unknown action {action!r}")
+
+    # -- hand start and deal ----------------------------------------------------------------------
+    def _hand_start(self, action: act.HandStart) -> None:
+        if self.hand is not None and self.hand.phase is not Phase.ENDED:
+            self._end_hand(self.hand, "abandoned")
+        if action.procedure is not None:
+            self.procedure = find_procedure(action.procedure)
+        dealer = action.dealer if action.dealer is not None else self.next_dealer
+        if dealer not in range(4):
+            self._violate(ViolationKind.BAD_ACTION, None, f"dealer {dealer!r} is not 0-3")
+            dealer = self.next_dealer
+        number = action.hand_number if action.hand_number is not None else self.hands_played + 1
+        wind = action.prevalent_wind or self.procedure.prevailing_wind(number - 1) or Wind.EAST
+        self.hand = HandState(number, self.procedure, dealer, wind, action.dice, turn=dealer)
+        self.wall = WallTracker(self.procedure, action.wall)
+        self._emit(
+            HandStarted,
+            hand_number=number,
+            procedure=self.procedure.name,
+            dealer=dealer,
+            prevalent_wind=wind,
+            dice=action.dice,
+            scores=tuple(self.scores),
+        )
+
+    def _deal(self, action: act.Deal) -> None:
+        hand = self._live_hand(action.seat)
+        if hand is None:
+            return
+        count = len(action.tiles) if action.tiles is not None else action.count
+        if count is None:
+            count = 14 if action.seat == hand.dealer and self.procedure.has_wall_model else 13
+        tiles = action.tiles if action.tiles is not None else self.wall.deal(count)
+        if action.tiles is not None:
+            self.wall.deal(count)
+        state = hand.seats[action.seat]
+        for i in range(count):
+            state.add(tiles[i] if tiles is not None and i < len(tiles) else None)
+        self._emit(TilesDealt, seat=action.seat, count=count, tiles=tiles)
+        if self.wall.live_left is not None and self.wall.live_left < 0:
+            self._violate(ViolationKind.WALL_EXHAUSTED, action.seat, "more tiles dealt than exist")
+        dealer = hand.seats[hand.dealer]
+        hand.turn = hand.dealer
+        hand.phase = Phase.DISCARD if dealer.size + len(dealer.flowers) >= 14 else Phase.DRAW
+        self._check_copies(hand, tiles or ())
+
+    # -- draw and discard -----------------------------------------------------------------------
+    def _draw(self, action: act.Draw) -> None:
+        seat = action.seat
+        hand = self._live_hand(seat)
+        if hand is None:
+            return
+        pending = hand.pending_replacements[seat]
+        replacement = action.replacement if action.replacement is not None else pending > 0
+        after_kong = replacement and hand.kongs_awaiting_replacement[seat] > 0
+        if replacement:
+            if pending:
+                hand.expect_replacement(seat, kong=after_kong, count=-1)
+            else:
+                self._violate(ViolationKind.OUT_OF_TURN, seat, "replacement draw without a kong")
+        else:
+            if hand.phase is not Phase.DRAW or hand.turn != seat:
+                due = f"seat {hand.turn} to {hand.phase.value}"
+                self._violate(ViolationKind.OUT_OF_TURN, seat, f"drew while it is {due}")
+            self._check_size(hand, seat, 13)
+        if self.wall.live_left is not None and self.wall.live_left <= 0:
+            self._violate(ViolationKind.WALL_EXHAUSTED, seat, "no live tile is left to draw")
+        expected = self.wall.draw(replacement)
+        tile = action.tile if action.tile is not None else expected
+        if expected is not None and action.tile is not None and expected != action.tile:
+            detail = f"drew {action.tile} where the wall holds {expected}"
+            self._violate(ViolationKind.WALL_MISMATCH, seat, detail)
+        state = hand.seats[seat]
+        state.add(tile)
+        state.last_drawn = tile
+        if not replacement and hand.live_discard is not None:
+            hand.draw_after_discard = (seat, tile, hand.live_discard)
+        else:
+            hand.draw_after_discard = None
+        hand.live_discard, hand.claim, hand.pending_kong = None, None, None
+        hand.turn, hand.phase = seat, Phase.DISCARD
+        hand.turn_began_with_claim = False
+        hand.kong_replacement_drawn = after_kong
+        hand.sea_bottom_drawn = self.wall.live_left == 0
+        self._emit(
+            TileDrawn,
+            seat=seat,
+            replacement=replacement,
+            tile=tile,
+            live_left=self.wall.live_left,
+            sea_bottom=hand.sea_bottom_drawn,
+        )
+        self._check_copies(hand, (tile,))
+
+    def _discard(self, seat: int, tile: Tile) -> None:
+        hand = self._live_hand(seat)
+        if hand is None:
+            return
+        if hand.phase is not Phase.DISCARD or hand.turn != seat:
+            due = f"seat {hand.turn} to {hand.phase.value}"
+            self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {tile} while it is {due}")
+        state = hand.seats[seat]
+        self._check_size(hand, seat, 14)
+        if not state.take(tile):
+            self._violate(
+                ViolationKind.TILE_NOT_IN_HAND, seat, f"discarded {tile} it does not hold"
+            )
+        state.river.append(tile)
+        row, col = divmod(len(state.river) - 1, RIVER_ROW)
+        hand.river_bottom = self.wall.live_left == 0
+        hand.live_discard, hand.claim, hand.pending_kong = (seat, tile), None, None
+        hand.draw_after_discard = None
+        hand.turn, hand.phase = (seat + 1) % 4, Phase.DRAW
+        hand.turn_began_with_claim = hand.kong_replacement_drawn = False
+        self._emit(
+            TileDiscarded, seat=seat, tile=tile, row=row, col=col, river_bottom=hand.river_bottom
+        )
+        self._check_copies(hand, (tile,))
+
+    def _flower(self, seat: int, tile: Tile) -> None:
+        hand = self._live_hand(seat)
+        if hand is None:
+            return
+        if not tile.is_flower:
+            self._violate(ViolationKind.NOT_A_FLOWER, seat, f"{tile} is not a flower")
+            return
+        state = hand.seats[seat]
+        if not state.take(tile):
+            self._violate(ViolationKind.TILE_NOT_IN_HAND, seat, f"shows flower {tile} it lacks")
+        state.flowers.append(tile)
+        hand.expect_replacement(seat, kong=False)
+        self._emit(FlowerReplaced, seat=seat, flower=tile)
+        self._check_copies(hand, (tile,))
+
+    # -- corrections ------------------------------------------------------------------------------
+    def _correct(self, action: act.Correction) -> None:
+        index = self._action_of_event.get(action.supersedes)
+        if index is None:
+            self._violate(ViolationKind.UNKNOWN_EVENT, None, f"no event {action.supersedes!r}")
+            return
+        self._history[index] = action.replacement
+        shadow = Table(self._config[0], rules=self._config[1], table_id=self.table_id)
+        for past in self._history:
+            if past is not None:
+                shadow.apply(past)
+        self.hand, self.wall, self.scores = shadow.hand, shadow.wall, shadow.scores
+        self.hands_played, self.next_dealer = shadow.hands_played, shadow.next_dealer
+        replacement = act.action_to_dict(action.replacement) if action.replacement else None
+        self._emit(
+            CorrectionApplied,
+            supersedes=action.supersedes,
+            replacement=replacement,
+            reason=action.reason,
+        )
+
+    # -- views ------------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The public state (JSON-able): what everybody at the table can see."""
+        return public_snapshot(self)
+
+    def private_snapshot(self) -> dict[str, Any]:
+        """Concealed hands (where known) and the wall order: for referees only."""
+        return private_snapshot(self)

@@ -1,0 +1,185 @@
+"""The concrete events a :class:`engine.table.Table` emits (serialised by :mod:`engine.events`).
+
+Events carry private information (a drawn tile, dealt tiles) only in fields listed in
+``private_fields``; :func:`public_form` blanks them for public topics and overlays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from engine.events import Event
+from engine.tiles import Meld, Tile, Wind
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TableEvent(Event):
+    """Base of table events: the private fields listed here are blanked in the public form."""
+
+    private_fields: ClassVar[tuple[str, ...]] = ()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class HandStarted(TableEvent):
+    type: ClassVar[str] = "hand_started"
+    hand_number: int
+    procedure: str
+    dealer: int
+    prevalent_wind: Wind
+    dice: tuple[int, ...] = ()
+    scores: tuple[int, ...] = (0, 0, 0, 0)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TilesDealt(TableEvent):
+    type: ClassVar[str] = "tiles_dealt"
+    private_fields: ClassVar[tuple[str, ...]] = ("tiles",)
+    seat: int
+    count: int
+    tiles: tuple[Tile, ...] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TileDrawn(TableEvent):
+    type: ClassVar[str] = "tile_drawn"
+    private_fields: ClassVar[tuple[str, ...]] = ("tile",)
+    seat: int
+    replacement: bool = False
+    tile: Tile | None = None
+    live_left: int | None = None
+    sea_bottom: bool = False
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TileDiscarded(TableEvent):
+    type: ClassVar[str] = "tile_discarded"
+    seat: int
+    tile: Tile
+    row: int
+    col: int
+    river_bottom: bool = False
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class MeldClaimed(TableEvent):
+    """A chow or pung of a discard (``from_seat`` the discarder)."""
+
+    type: ClassVar[str] = "meld_claimed"
+    seat: int
+    meld: Meld
+    from_seat: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class KongDeclared(TableEvent):
+    """``kind``: exposed (from a discard), concealed or added (to an own pung)."""
+
+    type: ClassVar[str] = "kong_declared"
+    seat: int
+    meld: Meld
+    kind: str
+    from_seat: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ClaimOverridden(TableEvent):
+    """A claim undone by a higher-precedence claim on the same discard."""
+
+    type: ClassVar[str] = "claim_overridden"
+    seat: int
+    by_seat: int
+    meld: Meld | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class FlowerReplaced(TableEvent):
+    type: ClassVar[str] = "flower_replaced"
+    seat: int
+    flower: Tile
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WinDeclared(TableEvent):
+    """A valid win: ``score`` is ScoreResult.to_json(), ``deltas`` the four score changes."""
+
+    type: ClassVar[str] = "win_declared"
+    seat: int
+    win_tile: Tile | None
+    self_drawn: bool
+    discarder: int | None = None
+    robbing_kong: bool = False
+    kong_replacement: bool = False
+    last_tile: bool = False
+    last_of_kind: bool = False
+    hand: str | None = None
+    score: dict[str, Any] | None = None
+    sets: tuple[tuple[Tile, ...], ...] = ()
+    deltas: tuple[int, ...] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class WashoutDeclared(TableEvent):
+    type: ClassVar[str] = "washout"
+    live_left: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ViolationRaised(TableEvent):
+    type: ClassVar[str] = "violation"
+    kind: str
+    seat: int | None
+    detail: str
+    severity: str
+    penalty: int = 0
+    action: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Overtime(TableEvent):
+    """A WSOM time-limit breach: ``penalty`` points, deducted at the end of the hand."""
+
+    type: ClassVar[str] = "overtime"
+    seat: int
+    scope: str
+    seconds: float
+    penalty: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TableFaultRaised(TableEvent):
+    type: ClassVar[str] = "table_fault"
+    code: str
+    detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CorrectionApplied(TableEvent):
+    """The action behind ``supersedes`` was replaced (or dropped) and the state rebuilt."""
+
+    type: ClassVar[str] = "correction_applied"
+    supersedes: str
+    replacement: dict[str, Any] | None = None
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class HandEnded(TableEvent):
+    """``result``: win or washout; ``deltas`` include penalties; ``scores`` are the new totals."""
+
+    type: ClassVar[str] = "hand_ended"
+    hand_number: int
+    result: str
+    winners: tuple[int, ...] = ()
+    deltas: tuple[int, ...] = (0, 0, 0, 0)
+    penalties: tuple[int, ...] = (0, 0, 0, 0)
+    scores: tuple[int, ...] = (0, 0, 0, 0)
+
+
+def public_form(event: Event) -> Event:
+    """The event with its private fields blanked (for public topics and overlays)."""
+    fields = getattr(event, "private_fields", ())
+    if not fields:
+        return event
+    blanks: dict[str, Any] = dict.fromkeys(fields)
+    return dataclasses.replace(event, **blanks)

@@ -1,0 +1,151 @@
+"""Per-seat and per-hand state of a table, shared by the state machine's modules.
+
+One model serves full information (records, simulation: every tile known) and partial information
+(camera: concealed tiles unknown): a seat holds a multiset of *known* concealed tiles plus a count
+of *unknown* ones. Taking a tile uses a known copy first, else one unknown tile.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.procedures import Procedure
+from engine.tiles import Meld, Tile, Wind
+
+RIVER_ROW = 6
+
+
+class Phase(enum.Enum):
+    """Where the hand is: IDLE before a hand, DRAW (``turn`` should draw), DISCARD, ENDED."""
+
+    IDLE = "idle"
+    DRAW = "draw"
+    DISCARD = "discard"
+    ENDED = "ended"
+
+
+@dataclass
+class SeatState:
+    known: Counter[Tile] = field(default_factory=Counter)
+    unknown: int = 0
+    melds: list[Meld] = field(default_factory=list)
+    river: list[Tile] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    last_drawn: Tile | None = None
+    xianggong: str | None = None  # "small" or "big" once confirmed: no more wins this hand
+
+    def add(self, tile: Tile | None) -> None:
+        if tile is None:
+            self.unknown += 1
+        else:
+            self.known[tile] += 1
+
+    def can_supply(self, tile: Tile, copies: int = 1) -> bool:
+        return self.known[tile] + self.unknown >= copies
+
+    def take(self, tile: Tile) -> bool:
+        """Remove one ``tile``; False (and nothing removed) when the seat cannot hold it."""
+        if self.known[tile] > 0:
+            self.known[tile] -= 1
+            if not self.known[tile]:
+                del self.known[tile]
+            return True
+        if self.unknown > 0:
+            self.unknown -= 1
+            return True
+        return False
+
+    def take_unknown_or_any(self, tile: Tile | None) -> bool:
+        """Remove a tile whose identity may be unknown (a draw returned to the wall)."""
+        if tile is not None:
+            return self.take(tile)
+        if self.unknown > 0:
+            self.unknown -= 1
+            return True
+        return False
+
+    @property
+    def concealed_count(self) -> int:
+        return sum(self.known.values()) + self.unknown
+
+    @property
+    def size(self) -> int:
+        """Tiles for the xianggong count rule: a kong counts as 3, flowers not at all."""
+        return self.concealed_count + 3 * len(self.melds)
+
+    def concealed_tiles(self) -> tuple[Tile, ...]:
+        return tuple(sorted(self.known.elements()))
+
+    def river_rows(self) -> list[list[str]]:
+        return [
+            [str(t) for t in self.river[i : i + RIVER_ROW]]
+            for i in range(0, len(self.river), RIVER_ROW)
+        ]
+
+
+@dataclass
+class ClaimRecord:
+    """A meld claim that a higher-precedence claim may still undo (until the claimer discards)."""
+
+    seat: int
+    rank: int
+    discarder: int
+    tile: Tile
+    meld: Meld
+    taken: tuple[Tile, ...]
+    was_kong: bool
+
+
+@dataclass
+class HandState:
+    number: int
+    procedure: Procedure
+    dealer: int
+    prevalent_wind: Wind
+    dice: tuple[int, ...] = ()
+    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(4)])
+    phase: Phase = Phase.DRAW
+    turn: int = 0
+    live_discard: tuple[int, Tile] | None = None
+    river_bottom: bool = False
+    claim: ClaimRecord | None = None
+    #: The draw that took away the right to claim the last discard: (seat, tile, discard).
+    draw_after_discard: tuple[int, Tile | None, tuple[int, Tile]] | None = None
+    pending_replacements: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    kongs_awaiting_replacement: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    pending_kong: tuple[int, Tile] | None = None
+    turn_began_with_claim: bool = False
+    kong_replacement_drawn: bool = False
+    sea_bottom_drawn: bool = False
+    winners: list[int] = field(default_factory=list)
+    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    penalties: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+
+    def expect_replacement(self, seat: int, *, kong: bool, count: int = 1) -> None:
+        """A kong or flower owes ``seat`` a draw from the tail (``count`` -1 cancels one)."""
+        self.pending_replacements[seat] = max(0, self.pending_replacements[seat] + count)
+        if kong:
+            self.kongs_awaiting_replacement[seat] = max(
+                0, self.kongs_awaiting_replacement[seat] + count
+            )
+
+    def seat_wind(self, seat: int) -> Wind:
+        return Wind((seat - self.dealer) % 4)
+
+    def visible_count(self, tile: Tile) -> int:
+        """Copies of ``tile`` visible on the table: rivers and exposed melds (no concealed kong)."""
+        count = 0
+        for seat in self.seats:
+            count += seat.river.count(tile)
+            count += sum(m.tiles.count(tile) for m in seat.melds if not m.is_concealed)
+        return count
+
+    def seen_count(self, tile: Tile) -> int:
+        """Copies of ``tile`` anywhere the table knows of (incl. known concealed tiles, flowers)."""
+        count = 0
+        for seat in self.seats:
+            count += seat.known[tile] + seat.river.count(tile) + seat.flowers.count(tile)
+            count += sum(m.tiles.count(tile) for m in seat.melds)
+        return count

@@ -1,0 +1,229 @@
+"""Wins and washouts: what kind of win it is, the scoring request, false wins, settlement.
+
+The table builds a :class:`engine.rulesets.WinRequest` from what it knows (the hand without the
+winning tile, the melds with their sources, the win flags and winds) and asks its rule set. A
+result under the rule set's minimum is a false win: a violation, no payment, and play goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.notation import Hand, format_hand, format_tiles
+from engine.rulesets import ScoreResult, WinRequest
+from engine.table_claims import ClaimsMixin, win_rank
+from engine.table_events import WashoutDeclared, WinDeclared
+from engine.table_seats import HandState, Phase
+from engine.tiles import Meld, MeldKind, Tile
+from engine.violations import ViolationKind
+
+_REFUSED = object()
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Who wins on which tile and how: ``self``, ``robbing`` or how the discard was taken
+    (``live``, ``override``: outranking a claim, ``after_draw``: after the next player drew)."""
+
+    seat: int
+    tile: Tile
+    how: str
+    discarder: int | None
+
+
+class WinsMixin(ClaimsMixin):
+    @property
+    def max_winners(self) -> int:
+        return self.rules.max_winners_per_discard if self.rules is not None else 1
+
+    def _win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
+        hand = self._live_hand(seat)
+        if hand is None:
+            return
+        state = hand.seats[seat]
+        if state.xianggong is not None:
+            self._violate(
+                ViolationKind.NO_RIGHT_TO_WIN,
+                seat,
+                f"lost the right to win ({state.xianggong} xianggong)",
+            )
+            return
+        discarder: int | None = None
+        how = "self"
+        if hand.pending_kong is not None and hand.pending_kong[0] != seat:
+            discarder, win_tile, how = hand.pending_kong[0], hand.pending_kong[1], "robbing"
+        elif hand.turn == seat and hand.phase is Phase.DISCARD and not hand.turn_began_with_claim:
+            drawn = state.last_drawn if state.last_drawn is not None else tile
+            if drawn is None:
+                self._violate(ViolationKind.FALSE_WIN, seat, "self-drawn win without a known tile")
+                return
+            win_tile = drawn
+        else:
+            target = self._current_discarder(hand)
+            rank = win_rank(seat, target) if target is not None else 0
+            peeked = self._peek_discard(hand, seat, rank)
+            if peeked is None:
+                return
+            discarder, win_tile, how = peeked
+        if tile is not None and tile != win_tile:
+            self._violate(ViolationKind.FALSE_WIN, seat, f"declared {tile} but won on {win_tile}")
+            return
+        win = WinContext(seat, win_tile, how, discarder)
+        concealed = self._concealed_for_win(hand, win, declared)
+        if concealed is _REFUSED:
+            return
+        known = concealed if isinstance(concealed, tuple) else None
+        request = self.win_request(hand, win, known) if known is not None else None
+        result = self._score(request)
+        if result is not None and not result.valid:
+            why = result.error or f"{result.total} points"
+            self._violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
+            return
+        self._apply_win(hand, win, request, result)
+
+    def _current_discarder(self, hand: HandState) -> int | None:
+        if hand.live_discard is not None:
+            return hand.live_discard[0]
+        if hand.claim is not None:
+            return hand.claim.discarder
+        if hand.draw_after_discard is not None:
+            return hand.draw_after_discard[2][0]
+        return None
+
+    def _concealed_for_win(
+        self, hand: HandState, win: WinContext, declared: Hand | None
+    ) -> tuple[Tile, ...] | object | None:
+        """The concealed tiles without the winning tile; None when unknown; _REFUSED on a
+        violation."""
+        seat, win_tile, self_drawn = win.seat, win.tile, win.how == "self"
+        state = hand.seats[seat]
+        if declared is not None:
+            concealed = declared.concealed
+        elif state.unknown:
+            return None
+        else:
+            tiles = list(state.concealed_tiles())
+            if self_drawn:
+                if win_tile not in tiles:
+                    self._violate(ViolationKind.FALSE_WIN, seat, f"does not hold {win_tile}")
+                    return _REFUSED
+                tiles.remove(win_tile)
+            concealed = tuple(tiles)
+        size = len(concealed) + 3 * len(state.melds)
+        if size != 13:
+            self._violate(
+                ViolationKind.FALSE_WIN, seat, f"{size} tiles besides the winning tile, not 13"
+            )
+            return _REFUSED
+        return concealed
+
+    def _score(self, request: WinRequest | None) -> ScoreResult | None:
+        if self.rules is None or request is None:
+            return None
+        try:
+            return self.rules.score(request)
+        except Exception as exc:  # a rule set must not take the table down with it
+            return ScoreResult(total=0, valid=False, error=f"scorer failed: {exc!r}")
+
+    def win_request(
+        self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]
+    ) -> WinRequest:
+        """The scoring request for ``win`` with ``concealed`` (the hand without the win tile)."""
+        seat, win_tile, how = win.seat, win.tile, win.how
+        state = hand.seats[seat]
+        visible = hand.visible_count(win_tile) - (0 if how == "self" else 1)
+        self_drawn = how == "self"
+        last_tile = (hand.sea_bottom_drawn if self_drawn else hand.river_bottom) and (
+            how != "robbing"
+        )
+        extras: dict[str, Any] = {
+            "seat": seat,
+            "dealer": hand.dealer,
+            "rivers": tuple(tuple(s.river) for s in hand.seats),
+        }
+        return WinRequest(
+            hand=Hand(concealed, tuple(state.melds)),
+            win_tile=win_tile,
+            self_drawn=self_drawn,
+            seat_wind=hand.seat_wind(seat),
+            prevalent_wind=hand.prevalent_wind,
+            flowers=len(state.flowers),
+            last_of_kind=visible == 3,
+            last_tile=bool(last_tile),
+            kong_replacement=self_drawn and hand.kong_replacement_drawn,
+            robbing_kong=how == "robbing",
+            extras=extras,
+        )
+
+    def _apply_win(
+        self,
+        hand: HandState,
+        win: WinContext,
+        request: WinRequest | None,
+        result: ScoreResult | None,
+    ) -> None:
+        seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
+        if how in ("override", "after_draw"):
+            self._take_discard(hand, seat, how)
+        if how == "robbing" and discarder is not None:
+            self._undo_added_kong(hand, discarder, win_tile)
+        elif discarder is not None and not hand.winners:
+            self._remove_from_river(hand, discarder, win_tile)
+        if how != "self":
+            hand.seats[seat].add(win_tile)
+        deltas: tuple[int, ...] | None = None
+        if result is not None and self.rules is not None:
+            deltas = tuple(self.rules.settle(result, winner=seat, discarder=discarder))
+            hand.deltas = [a + b for a, b in zip(hand.deltas, deltas, strict=True)]
+        hand.winners.append(seat)
+        self._emit(
+            WinDeclared,
+            seat=seat,
+            win_tile=win_tile,
+            self_drawn=how == "self",
+            discarder=discarder,
+            robbing_kong=how == "robbing",
+            kong_replacement=bool(request and request.kong_replacement),
+            last_tile=bool(request and request.last_tile),
+            last_of_kind=bool(request and request.last_of_kind),
+            hand=format_hand(request.hand) if request is not None else None,
+            score=_score_json(result) if result is not None else None,
+            deltas=deltas,
+        )
+        if how == "self" or discarder is None or len(hand.winners) >= self.max_winners:
+            self._end_hand(hand, "win")
+        else:
+            hand.live_discard, hand.claim, hand.draw_after_discard = (
+                (discarder, win_tile),
+                None,
+                None,
+            )
+
+    def _undo_added_kong(self, hand: HandState, konger: int, tile: Tile) -> None:
+        melds = hand.seats[konger].melds
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.KONG and meld.first == tile:
+                melds[i] = Meld(MeldKind.PUNG, (tile,) * 3, meld.source, meld.claimed)
+                break
+        hand.pending_kong = None
+        hand.expect_replacement(konger, kong=True, count=-1)
+
+    def _washout(self) -> None:
+        hand = self._live_hand()
+        if hand is None:
+            return
+        live = self.wall.live_left
+        if live:
+            self._violate(ViolationKind.PREMATURE_WASHOUT, None, f"{live} live tiles are left")
+        self._emit(WashoutDeclared, live_left=live)
+        self._end_hand(hand, "washout")
+
+
+def _score_json(result: ScoreResult) -> dict[str, Any]:
+    """ScoreResult.to_json() plus, per fan, the sets or tiles that produced it."""
+    out = result.to_json()
+    for entry, fan in zip(out["fans"], result.fans, strict=True):
+        if fan.tiles:
+            entry["sets"] = [format_tiles(group) for group in fan.tiles]
+    return out
