@@ -6,15 +6,22 @@ the public and private snapshots. :class:`TableEngine` adapts :class:`engine.tab
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine import actions as act
 from engine.actions import Action
 from engine.events import Event
 from engine.procedures import find_procedure
 from engine.rulesets import find_rules
+from engine.simulate import PlayVerb, SimulatedHand, SimulatedPlay, simulate_game
+from engine.table import Table
 from engine.table_core import seeded_id_factory
 from engine.table_events import public_form
+from engine.timing import limits_for
 
 STATE_SCHEMA = "tilesight.state/1"
 
@@ -38,14 +45,13 @@ class TableEngine:
     """:class:`engine.table.Table` behind the :class:`GameEngine` protocol.
 
     Event ids come from a seeded factory, so a restarted process that replays the same actions
-    regenerates the very same events, and the outbox recognises the ones it already holds.
+    (with the same timestamps) regenerates the very same events; either way the outbox
+    recognises the ``(epoch, seq)`` it already holds.
     """
 
     def __init__(
         self, *, table_id: str, procedure: str, rules: str, seed: int = 0, epoch: int = 1
     ) -> None:
-        from engine.table import Table  # noqa: PLC0415 - keeps tilesight importable without it
-
         self.table = Table(
             procedure=find_procedure(procedure),
             rules=find_rules(rules),
@@ -73,11 +79,29 @@ def public_event(event: Event) -> Event:
     return public_form(event)
 
 
+def discard_limit(procedure: str) -> float | None:
+    """Seconds allowed per discard under ``procedure`` (None: no limit)."""
+    limit = limits_for(find_procedure(procedure)).per_discard_s
+    return None if math.isinf(limit) else limit
+
+
 def state_payload(
-    engine: GameEngine, *, tournament: str, table: str, links: dict[str, str]
+    engine: GameEngine,
+    *,
+    tournament: str,
+    table: str,
+    links: dict[str, str],
+    turn_since: float | None,
+    discard_limit_s: float | None,
 ) -> dict[str, Any]:
-    """The retained ``state`` message: enough for an overlay opened mid-hand to draw everything."""
+    """The retained ``state`` message: enough for an overlay opened mid-hand to draw everything.
+
+    ``game`` is the engine's public snapshot (rivers, melds, flowers, wall counts with the
+    reserved tiles, turn, scores); ``timer`` lets a page run the discard clock locally.
+    """
     epoch, seq = engine.position
+    game = engine.snapshot()
+    hand = game.get("hand") or {}
     return {
         "schema": STATE_SCHEMA,
         "tournament": tournament,
@@ -86,5 +110,72 @@ def state_payload(
         "seq": seq,
         "updated": time.time(),
         "links": dict(links),
-        "game": engine.snapshot(),
+        "timer": {
+            "turn": hand.get("turn"),
+            "since": turn_since,
+            "discard_limit_s": discard_limit_s,
+        },
+        "game": game,
     }
+
+
+@dataclass(frozen=True)
+class DemoHand:
+    """One simulated hand as engine actions, with what the live log announces before it."""
+
+    number: int
+    dice: tuple[int, ...]
+    dealer: int
+    actions: tuple[Action, ...]
+
+
+def demo_hands(procedure: str, seed: int, hands: int) -> Iterator[DemoHand]:
+    """The engine's deterministic simulation of ``hands`` hands, converted to table actions."""
+    game = simulate_game(find_procedure(procedure), seed=seed, hands=hands)
+    for hand in game.hands:
+        yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(hand_actions(hand)))
+
+
+def hand_actions(hand: SimulatedHand) -> Iterator[Action]:
+    """Engine actions of a simulated hand (the wall order travels with ``HandStart``)."""
+    yield act.HandStart(
+        at=hand.start,
+        procedure=hand.procedure,
+        dealer=hand.dealer,
+        prevalent_wind=hand.prevailing_wind,
+        dice=hand.dice,
+        wall=hand.wall,
+        hand_number=hand.index + 1,
+    )
+    for play in hand.plays:
+        yield _play_action(hand, play)
+
+
+def _play_action(hand: SimulatedHand, play: SimulatedPlay) -> Action:
+    seat, at, tile = play.seat if play.seat is not None else 0, play.at, play.tile
+    verb = play.verb
+    if verb is PlayVerb.DEAL:
+        return act.Deal(at=at, seat=seat, tiles=play.tiles)
+    if verb is PlayVerb.DRAW:
+        return act.Draw(at=at, seat=seat, tile=tile, replacement=play.replacement)
+    if verb is PlayVerb.WASHOUT:
+        return act.Washout(at=at)
+    if verb is PlayVerb.CHOW:
+        assert play.meld is not None
+        return act.Chow(at=at, seat=seat, tiles=play.meld.tiles, tile=tile)
+    if verb is PlayVerb.WIN:
+        win = hand.win
+        return act.Win(at=at, seat=seat, tile=tile, hand=win.hand if win else None)
+    assert tile is not None, play
+    simple: dict[
+        PlayVerb,
+        type[act.Discard | act.Pung | act.Kong | act.ConcealedKong | act.AddedKong | act.Flower],
+    ] = {
+        PlayVerb.DISCARD: act.Discard,
+        PlayVerb.PUNG: act.Pung,
+        PlayVerb.KONG: act.Kong,
+        PlayVerb.CONCEALED_KONG: act.ConcealedKong,
+        PlayVerb.ADDED_KONG: act.AddedKong,
+        PlayVerb.FLOWER: act.Flower,
+    }
+    return simple[verb](at=at, seat=seat, tile=tile)

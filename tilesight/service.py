@@ -9,10 +9,12 @@ while it waited is dropped, not executed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +55,7 @@ class TableService:
         session_expiry_s: int = 3600,
         table_control: TableControl | None = None,
         on_events: Callable[[list[Event]], None] | None = None,
+        discard_limit_s: float | None = None,
     ) -> None:
         self.topics = topics
         self.engine = engine
@@ -60,6 +63,8 @@ class TableService:
         self.table_control = table_control
         self.on_events = on_events
         self.links: dict[str, str] = {"table": "absent", "camera": "absent"}
+        self.discard_limit_s = discard_limit_s
+        self._turn_since: float | None = None
         self._engine_lock = threading.Lock()
         self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
         self._worker: threading.Thread | None = None
@@ -93,8 +98,12 @@ class TableService:
     # engine ----------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; returns the events newly stored (none if they were stored before)."""
+        if action.at is None:  # events carry the time the action happened
+            action = dataclasses.replace(action, at=time.time())
         with self._engine_lock:
             events = self.engine.apply(action)
+            if events:
+                self._turn_since = events[-1].timestamp
             fresh = self._store_and_publish(events)
             self._publish_state()
         if fresh and self.on_events is not None:
@@ -126,6 +135,8 @@ class TableService:
                 tournament=self.topics.tournament,
                 table=self.topics.table,
                 links=self.links,
+                turn_since=self._turn_since,
+                discard_limit_s=self.discard_limit_s,
             )
         )
         self.link.publish_private("state", self.engine.private_snapshot())

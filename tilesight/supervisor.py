@@ -1,0 +1,114 @@
+"""Supervised worker threads: a camera or serial cable that drops must come back on its own.
+
+A worker is a function ``work(stop)`` that runs until ``stop`` is set. If it raises (a camera
+unplugged, a serial port gone), the supervisor logs one readable line, waits (1 s, doubling up to
+30 s) and runs it again. ``run_until_signal`` turns SIGINT / SIGTERM into a clean shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import FrameType
+
+log = logging.getLogger("tilesight.supervisor")
+
+Work = Callable[[threading.Event], None]
+
+
+@dataclass
+class _Worker:
+    name: str
+    work: Work
+    on_status: Callable[[str], None] | None
+    thread: threading.Thread | None = None
+    restarts: int = 0
+    last_error: str = ""
+    started: list[float] = field(default_factory=list)
+
+
+class Supervisor:
+    def __init__(self, *, min_backoff_s: float = 1.0, max_backoff_s: float = 30.0) -> None:
+        self.stop_event = threading.Event()
+        self._workers: list[_Worker] = []
+        self._min_backoff = min_backoff_s
+        self._max_backoff = max_backoff_s
+
+    def add(self, name: str, work: Work, on_status: Callable[[str], None] | None = None) -> None:
+        """Register a worker; ``on_status`` hears "online", "offline: <why>" and "stopped"."""
+        self._workers.append(_Worker(name, work, on_status))
+
+    def start(self) -> None:
+        for worker in self._workers:
+            worker.thread = threading.Thread(
+                target=self._keep_running, args=(worker,), name=worker.name, daemon=True
+            )
+            worker.thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.stop_event.set()
+        deadline = time.monotonic() + timeout
+        for worker in self._workers:
+            if worker.thread is not None:
+                worker.thread.join(max(0.0, deadline - time.monotonic()))
+                if worker.thread.is_alive():
+                    log.error("%s did not stop within %.0f s", worker.name, timeout)
+
+    def restarts(self, name: str) -> int:
+        return next(w.restarts for w in self._workers if w.name == name)
+
+    def _keep_running(self, worker: _Worker) -> None:
+        backoff = self._min_backoff
+        while not self.stop_event.is_set():
+            worker.started.append(time.monotonic())
+            self._status(worker, "online")
+            try:
+                worker.work(self.stop_event)
+            except Exception as exc:
+                worker.last_error = f"{type(exc).__name__}: {exc}"
+                worker.restarts += 1
+                self._status(worker, f"offline: {worker.last_error}")
+                log.warning(
+                    "%s failed (%s); retrying in %.0f s", worker.name, worker.last_error, backoff
+                )
+                if self.stop_event.wait(backoff):
+                    break
+                backoff = min(backoff * 2, self._max_backoff)
+                continue
+            if not self.stop_event.is_set():  # returned on its own: run it again
+                backoff = self._min_backoff
+                if self.stop_event.wait(self._min_backoff):
+                    break
+        self._status(worker, "stopped")
+
+    def _status(self, worker: _Worker, status: str) -> None:
+        if worker.on_status is not None:
+            try:
+                worker.on_status(status)
+            except Exception:
+                log.exception("status callback of %s failed", worker.name)
+
+
+def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
+    """Block the main thread until SIGINT or SIGTERM, then stop the workers; returns 0."""
+    received: list[int] = []
+
+    def _handler(signum: int, _frame: FrameType | None) -> None:
+        received.append(signum)
+        supervisor.stop_event.set()
+
+    previous = {sig: signal.signal(sig, _handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not supervisor.stop_event.wait(poll_s):
+            pass
+        if received:
+            log.info("received %s; shutting down", signal.Signals(received[0]).name)
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+    supervisor.stop()
+    return 0
