@@ -1,0 +1,422 @@
+"""``TableDriver``: the host's typed API to a shuffling table, kept in sync by a status poll.
+
+A background thread polls GET_STATUS (the heartbeat), fetches new events when the event counter
+moves, detects device resets (counter went back, or a new boot id) and lost events, reconnects
+after the port fails, and hands every event and link notice to one callback. Commands from any
+thread are serialised; each keeps its sequence number across retries and reconnects, so it
+runs on the table at most once.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from devices import device_events as ev
+from devices.link import Link, NakError, ReplyTimeoutError, TableError
+from devices.messages import (
+    Accepted,
+    ClearError,
+    EventsReply,
+    GetEvents,
+    GetInfo,
+    GetStatus,
+    InfoReply,
+    Message,
+    Nak,
+    Pause,
+    RaiseWalls,
+    Reset,
+    Resume,
+    RollDice,
+    SetConfig,
+    StartShuffle,
+    StatusReply,
+)  # fmt: skip
+from devices.transport import LinkDownError, SerialTransport, Transport
+
+log = logging.getLogger(__name__)
+M = TypeVar("M", bound=Message)
+
+
+class TableTimeoutError(TableError):
+    """The table did not answer, or did not finish the action, in time."""
+
+
+class TableFaultError(TableError):
+    """The table reported a fault while the action ran; ``fault`` has code, side and recovery."""
+
+    def __init__(self, fault: ev.Fault) -> None:
+        where = f" on side {fault.side}" if fault.side else ""
+        counts = f" (expected {fault.expected}, counted {fault.counted})" if fault.expected else ""
+        super().__init__(
+            f"table fault {fault.fault.name.lower()}{where}{counts}: severity "
+            f"{fault.severity.name.lower()}, recovery {fault.recovery.name.lower()}"
+        )
+        self.fault = fault
+
+
+class DeviceResetError(TableError):
+    """The table reset while the action ran; the action did not complete."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkLost:
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkRestored:
+    url: str
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceResetDetected:
+    reason: str
+    previous_counter: int
+    counter: int
+    boot_id: int
+
+
+@dataclasses.dataclass(frozen=True)
+class EventsMissed:
+    after: int  # last counter the host had
+    resumed_at: int  # first counter it got back
+
+
+Notice = ev.EventRecord | LinkLost | LinkRestored | DeviceResetDetected | EventsMissed
+
+
+@dataclasses.dataclass(frozen=True)
+class ShuffleResult:
+    tile_count: int
+    side_counts: tuple[int, int, int, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class DiceResult:
+    values: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+
+class TableDriver:
+    """Use as a context manager: ``with TableDriver("/dev/ttyUSB0", on_event=cb) as table:``."""
+
+    def __init__(
+        self,
+        url: str = "",
+        *,
+        transport: Transport | None = None,
+        on_event: Callable[[Notice], None] | None = None,
+        reply_timeout: float = 0.2,
+        attempts: int = 5,
+        poll_interval: float = 0.25,
+        active_poll_interval: float = 0.02,
+        reconnect_interval: float = 0.25,
+    ) -> None:
+        self.url = url
+        self.transport = transport or SerialTransport(url)
+        self.on_event = on_event
+        self.attempts = attempts
+        self.poll_interval = poll_interval
+        self.active_poll_interval = active_poll_interval
+        self.reconnect_interval = reconnect_interval
+        self.link = Link(self.transport, reply_timeout=reply_timeout)
+        self.info: InfoReply | None = None
+        self.last_status: StatusReply | None = None
+        self.resets_detected = 0
+        self._io = threading.RLock()  # one transaction at a time
+        self._cond = threading.Condition()  # guards history, generation, waiters
+        self._history: collections.deque[tuple[int, ev.EventRecord]] = collections.deque(
+            maxlen=1024
+        )
+        self._generation = 0  # increments at each detected device reset
+        self._waiters = 0
+        self._counter = 0
+        self._boot_id: int | None = None
+        self._up = threading.Event()
+        self._kick = threading.Event()
+        self._closing = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    def open(self, *, timeout: float = 3.0) -> TableDriver:
+        """Connect (retrying until ``timeout``), read info and status, start the poll thread."""
+        deadline = time.monotonic() + timeout
+        while not self._connect():
+            if time.monotonic() >= deadline:
+                raise LinkDownError(f"no table answered on {self.url!r} within {timeout:g} s")
+            time.sleep(min(self.reconnect_interval, max(0.0, deadline - time.monotonic())))
+        self._thread = threading.Thread(target=self._run, name="table-driver-poll", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._closing.set()
+        self._kick.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        with self._io:
+            self.transport.close()
+        self._up.clear()
+
+    def __enter__(self) -> TableDriver:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._up.is_set()
+
+    @property
+    def event_counter(self) -> int:
+        return self._counter
+
+    # ------------------------------------------------------------ commands
+    def status(self, *, timeout: float = 2.0) -> StatusReply:
+        reply = self._call(GetStatus(), StatusReply, timeout)
+        self.last_status = reply
+        return reply
+
+    def get_info(self, *, timeout: float = 2.0) -> InfoReply:
+        self.info = self._call(GetInfo(), InfoReply, timeout)
+        return self.info
+
+    def events_since(
+        self, counter: int, *, max_events: int = 0, timeout: float = 2.0
+    ) -> EventsReply:
+        return self._call(GetEvents(counter, max_events), EventsReply, timeout)
+
+    def set_config(self, *, tile_count: int = 0, dice_count: int = 0, timeout: float = 2.0) -> None:
+        self._execute(SetConfig(tile_count, dice_count), timeout)
+
+    def clear_error(self, *, timeout: float = 2.0) -> None:
+        self._execute(ClearError(), timeout)
+
+    def pause(self, *, timeout: float = 2.0) -> None:
+        self._execute(Pause(), timeout)
+
+    def resume(self, *, timeout: float = 2.0) -> None:
+        self._execute(Resume(), timeout)
+
+    def shuffle(self, *, tile_count: int = 0, timeout: float | None = None) -> ShuffleResult:
+        """Shuffle and build the walls; returns the per-side tile counts the table measured."""
+        record = self._action(StartShuffle(tile_count), ev.ShuffleDone, timeout)
+        assert isinstance(record.body, ev.ShuffleDone)
+        return ShuffleResult(record.body.tile_count, record.body.side_counts)
+
+    def raise_walls(self, *, timeout: float | None = None) -> int:
+        """Raise the built walls; returns the tile count on the table."""
+        record = self._action(RaiseWalls(), ev.WallsRaised, timeout)
+        assert isinstance(record.body, ev.WallsRaised)
+        return record.body.tile_count
+
+    def roll_dice(self, *, count: int = 0, timeout: float | None = None) -> DiceResult:
+        record = self._action(RollDice(count), ev.DiceRolled, timeout)
+        assert isinstance(record.body, ev.DiceRolled)
+        return DiceResult(record.body.values)
+
+    def reset(self, *, timeout: float = 10.0) -> StatusReply:
+        """Reset the board and wait until the driver has resynchronised with the new boot."""
+        generation = self._generation
+        self._execute(Reset(), timeout)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            self._waiters += 1
+            self._kick.set()
+            try:
+                while self._generation == generation:
+                    if not self._cond.wait(deadline - time.monotonic()):
+                        raise TableTimeoutError("the table did not come back after RESET")
+            finally:
+                self._waiters -= 1
+        return self.status(timeout=max(0.1, deadline - time.monotonic()))
+
+    # ------------------------------------------------------------ internals
+    def _call(self, message: Message, expected: type[M], timeout: float) -> M:
+        reply = self._execute(message, timeout)
+        if not isinstance(reply, expected):
+            raise TableError(f"unexpected reply {reply!r} to {message.op.name}")
+        return reply
+
+    def _execute(self, message: Message, timeout: float) -> Message:
+        """One command, retried with the same seq across timeouts and reconnects until done."""
+        deadline = time.monotonic() + timeout
+        with self._io:
+            seq = self.link.allocate_seq()
+        retry = False
+        while True:
+            remaining = deadline - time.monotonic()
+            if not self._up.wait(max(0.0, remaining)) or remaining <= 0:
+                raise TableTimeoutError(f"{message.op.name.lower()}: no reply within {timeout:g} s")
+            with self._io:
+                try:
+                    reply = self.link.exchange(
+                        message, seq, attempts=self.attempts, deadline=deadline, retry=retry
+                    )
+                except ReplyTimeoutError as exc:
+                    if time.monotonic() >= deadline:
+                        raise TableTimeoutError(f"{message.op.name.lower()}: {exc}") from None
+                    self._mark_down(str(exc))
+                    retry = True
+                    continue
+                except LinkDownError as exc:
+                    self._mark_down(str(exc))
+                    retry = True
+                    continue
+            if isinstance(reply, Nak):
+                raise NakError(message.op.name.lower(), reply)
+            return reply
+
+    def _action(
+        self, command: Message, done: type[ev.EventBody], timeout: float | None
+    ) -> ev.EventRecord:
+        generation = self._generation
+        accepted = self._call(command, Accepted, 2.0 if timeout is None else timeout)
+        if timeout is None:
+            timeout = 2 * accepted.duration_ms / 1000 + 5.0
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            self._waiters += 1
+            self._kick.set()
+            try:
+                while True:
+                    if self._generation != generation:
+                        raise DeviceResetError(f"the table reset during {command.op.name.lower()}")
+                    for gen, record in self._history:
+                        if gen != generation or not ev.counter_after(
+                            record.counter, accepted.event_counter
+                        ):
+                            continue
+                        if isinstance(record.body, done):
+                            return record
+                        if isinstance(record.body, ev.Fault):
+                            raise TableFaultError(record.body)
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise TableTimeoutError(f"{command.op.name.lower()} did not finish in time")
+                    self._cond.wait(remaining)
+            finally:
+                self._waiters -= 1
+
+    def _mark_down(self, reason: str) -> None:
+        if self._up.is_set():
+            self._up.clear()
+            with self._io:
+                self.transport.close()
+            self._notify([LinkLost(reason)])
+        self._kick.set()
+
+    def _notify(self, notices: list[Notice]) -> None:
+        if self.on_event is None:
+            return
+        for notice in notices:
+            try:
+                self.on_event(notice)
+            except Exception:
+                log.exception("table event callback failed on %r", notice)
+
+    def _connect(self) -> bool:
+        with self._io:
+            try:
+                self.transport.open()
+                self.transport.discard_input()
+                self.link.decoder.reset()
+                deadline = time.monotonic() + 1.0
+                self.info = self._raw(GetInfo(), InfoReply, deadline)
+                notices = self._sync(deadline)
+            except (LinkDownError, ReplyTimeoutError, TableError) as exc:
+                log.debug("connect to %s failed: %s", self.url, exc)
+                self.transport.close()
+                return False
+        was_connected = self._boot_id is not None
+        self._up.set()
+        self._notify(([LinkRestored(self.url)] if was_connected else []) + notices)
+        return True
+
+    def _raw(self, message: Message, expected: type[M], deadline: float) -> M:
+        """A single exchange for the poll thread (caller holds ``_io``)."""
+        seq = self.link.allocate_seq()
+        reply = self.link.exchange(message, seq, attempts=self.attempts, deadline=deadline)
+        if not isinstance(reply, expected):
+            raise TableError(f"unexpected reply {reply!r} to {message.op.name}")
+        return reply
+
+    def _run(self) -> None:
+        while not self._closing.is_set():
+            if not self._up.is_set():
+                if not self._connect():
+                    self._closing.wait(self.reconnect_interval)
+                continue
+            try:
+                with self._io:
+                    notices = self._sync(time.monotonic() + 1.0)
+            except (LinkDownError, ReplyTimeoutError) as exc:
+                self._mark_down(str(exc))
+                continue
+            except TableError as exc:
+                log.warning("table poll failed: %s", exc)
+                notices = []
+            self._notify(notices)
+            self._kick.wait(self.active_poll_interval if self._waiters else self.poll_interval)
+            self._kick.clear()
+
+    def _sync(self, deadline: float) -> list[Notice]:
+        """Poll status, detect resets, fetch new events (caller holds ``_io``)."""
+        status = self._raw(GetStatus(), StatusReply, deadline)
+        self.last_status = status
+        notices: list[Notice] = []
+        if self._boot_id is None:
+            self._boot_id, self._counter = status.boot_id, status.event_counter
+            return notices
+        moved = status.event_counter != self._counter
+        if moved and not ev.counter_after(status.event_counter, self._counter):
+            why = f"event counter went back from {self._counter} to {status.event_counter}"
+            notices.append(self._reset_detected(why, status.event_counter, status.boot_id))
+        elif status.boot_id != self._boot_id:
+            why = f"boot id changed from {self._boot_id} to {status.boot_id}"
+            notices.append(self._reset_detected(why, status.event_counter, status.boot_id))
+        while self._counter != status.event_counter:
+            reply = self._raw(GetEvents(self._counter), EventsReply, deadline)
+            if reply.boot_id != self._boot_id:
+                why = f"boot id changed from {self._boot_id} to {reply.boot_id}"
+                notices.append(self._reset_detected(why, reply.latest, reply.boot_id))
+                continue
+            if reply.gap and self._counter:
+                first = reply.records[0].counter if reply.records else reply.latest
+                notices.append(EventsMissed(self._counter, first))
+            fresh = list(reply.records)
+            if not fresh:
+                self._counter = reply.latest
+            with self._cond:
+                for record in fresh:
+                    self._history.append((self._generation, record))
+                    self._counter = record.counter
+                self._cond.notify_all()
+            notices.extend(fresh)
+            if ev.counter_after(self._counter, status.event_counter):
+                break
+        return notices
+
+    def _reset_detected(self, why: str, counter: int, boot_id: int) -> DeviceResetDetected:
+        notice = DeviceResetDetected(why, self._counter, counter, boot_id)
+        log.warning("table reset detected: %s", why)
+        with self._cond:
+            self._generation += 1
+            self._counter = 0
+            self._boot_id = boot_id
+            self.resets_detected += 1
+            self._cond.notify_all()
+        self.link.decoder.reset()
+        return notice

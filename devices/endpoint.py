@@ -1,0 +1,107 @@
+"""The device side of the link: bytes in, reply bytes out, with the replay cache.
+
+This is where idempotency lives. The endpoint remembers the last command frame it executed
+(sequence number, opcode and payload) and its reply; the same command with the same sequence
+number is answered from that cache with the REPLAYED flag and is not executed again.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+from devices.codes import BootReason, NakReason
+from devices.framing import BadFrame, Flag, Frame, FrameDecoder, encode_frame
+from devices.link import next_seq
+from devices.messages import (
+    Message,
+    MessageError,
+    Nak,
+    UnknownOpcodeError,
+    decode_message,
+    message_frame,
+)
+from devices.table_model import TableModel
+
+
+@dataclasses.dataclass
+class EndpointCounts:
+    """What the emulator reports on exit: executed commands by name, and link troubles."""
+
+    executed: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    replayed: int = 0
+    naks: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    bad_frames: int = 0
+    resets: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "executed": dict(sorted(self.executed.items())),
+            "replayed": self.replayed,
+            "naks": dict(sorted(self.naks.items())),
+            "bad_frames": self.bad_frames,
+            "resets": self.resets,
+        }
+
+
+class DeviceEndpoint:
+    """Decodes host frames, runs them on the model and encodes replies."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model
+        self.decoder = FrameDecoder()
+        self.counts = EndpointCounts()
+        self._seq = 0
+        self._cache_key: tuple[int, int, bytes] | None = None
+        self._cache_reply: Frame | None = None
+
+    def receive(self, data: bytes, now: float) -> bytes:
+        """Feed received bytes; returns the bytes to send back (possibly empty)."""
+        out = bytearray()
+        for item in self.decoder.feed(data):
+            reply = self._answer(item, now)
+            if reply is not None:
+                out += encode_frame(reply)
+            if self.model.reboot_requested:
+                self.power_cycle(now, BootReason.RESET_COMMAND)
+        return bytes(out)
+
+    def power_cycle(self, now: float, reason: BootReason) -> None:
+        """Reboot the board: the replay cache and partial input are lost with the RAM."""
+        self.model.reboot(now, reason)
+        self.decoder.reset()
+        self._cache_key = self._cache_reply = None
+        self.counts.resets += 1
+
+    def _frame(self, message: Message, ack: int, flags: Flag = Flag.NONE) -> Frame:
+        self._seq = next_seq(self._seq)
+        return message_frame(message, seq=self._seq, ack=ack, flags=flags)
+
+    def _answer(self, item: Frame | BadFrame, now: float) -> Frame | None:
+        if isinstance(item, BadFrame):
+            self.counts.bad_frames += 1
+            reason = NakReason.VERSION if item.reason == "version" else NakReason.CRC
+            self.counts.naks[reason.name.lower()] += 1
+            return self._frame(Nak(reason, 0, self.model.state, 0), ack=0)
+        if item.is_reply:
+            return None  # another device's reply on a shared line: not for us
+        key = (item.seq, item.type, item.payload)
+        if key == self._cache_key and self._cache_reply is not None:
+            self.counts.replayed += 1
+            cached = self._cache_reply
+            return dataclasses.replace(cached, flags=cached.flags | Flag.REPLAYED)
+        try:
+            command = decode_message(item)
+        except UnknownOpcodeError:
+            reply: Message = Nak(NakReason.UNSUPPORTED, item.type, self.model.state, 0)
+        except MessageError:
+            reply = Nak(NakReason.BAD_PARAMETER, item.type, self.model.state, 0)
+        else:
+            reply = self.model.handle(command, now)
+        if isinstance(reply, Nak):
+            self.counts.naks[reply.reason.name.lower()] += 1
+        else:
+            self.counts.executed[reply.op.name.lower()] += 1
+        frame = self._frame(reply, ack=item.seq)
+        self._cache_key, self._cache_reply = key, frame
+        return frame
