@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import actions as act
 from engine.events import Event
+from engine.notation import format_tiles
 from engine.procedures import Procedure, find_procedure
 from engine.rulesets import RuleSet, find_rules
 from engine.table_core import IdFactory, seeded_id_factory
@@ -58,6 +59,8 @@ class Table(WinsMixin):
     ) -> None:
         self.procedure = find_procedure(procedure) if isinstance(procedure, str) else procedure
         self.rules = find_rules(rules) if isinstance(rules, str) else rules
+        if self.rules is None and self.procedure.default_rules:
+            self.rules = find_rules(self.procedure.default_rules)
         self.table_id, self.strict, self.epoch, self.seq = table_id, strict, epoch, 0
         self.scores = [0, 0, 0, 0]
         self.hand: HandState | None = None
@@ -155,7 +158,11 @@ class Table(WinsMixin):
         number = action.hand_number if action.hand_number is not None else self.hands_played + 1
         wind = action.prevalent_wind or self.procedure.prevailing_wind(number - 1) or Wind.EAST
         self.hand = HandState(number, self.procedure, dealer, wind, action.dice, turn=dealer)
-        self.wall = WallTracker(self.procedure, action.wall)
+        try:
+            self.wall = WallTracker(self.procedure, action.wall, dice=action.dice, dealer=dealer)
+        except ValueError as exc:
+            self._violate(ViolationKind.BAD_ACTION, None, f"cannot build the wall: {exc}")
+            self.wall = WallTracker(self.procedure, dealer=dealer)
         self._emit(
             HandStarted,
             hand_number=number,
@@ -173,19 +180,23 @@ class Table(WinsMixin):
         count = len(action.tiles) if action.tiles is not None else action.count
         if count is None:
             count = 14 if action.seat == hand.dealer and self.procedure.has_wall_model else 13
-        tiles = action.tiles if action.tiles is not None else self.wall.deal(count)
-        if action.tiles is not None:
-            self.wall.deal(count)
+        from_wall = self.wall.deal(action.seat, count)
+        tiles: tuple[Tile | None, ...] = action.tiles or from_wall or (None,) * count
+        if from_wall is not None and action.tiles is not None:
+            known = [t for t in from_wall if t is not None]
+            if len(from_wall) != len(tiles) or (known and sorted(known) != sorted(action.tiles)):
+                detail = f"dealt {format_tiles(action.tiles)} where the wall deals {len(from_wall)}"
+                self._violate(ViolationKind.WALL_MISMATCH, action.seat, detail)
         state = hand.seats[action.seat]
-        for i in range(count):
-            state.add(tiles[i] if tiles is not None and i < len(tiles) else None)
-        self._emit(TilesDealt, seat=action.seat, count=count, tiles=tiles)
-        if self.wall.live_left is not None and self.wall.live_left < 0:
-            self._violate(ViolationKind.WALL_EXHAUSTED, action.seat, "more tiles dealt than exist")
+        for tile in tiles:
+            state.add(tile)
+        known_tiles = tuple(t for t in tiles if t is not None)
+        shown = known_tiles if len(known_tiles) == len(tiles) else None
+        self._emit(TilesDealt, seat=action.seat, count=len(tiles), tiles=shown)
         dealer = hand.seats[hand.dealer]
         hand.turn = hand.dealer
         hand.phase = Phase.DISCARD if dealer.size + len(dealer.flowers) >= 14 else Phase.DRAW
-        self._check_copies(hand, tiles or ())
+        self._check_copies(hand, known_tiles)
 
     # -- draw and discard -----------------------------------------------------------------------
     def _draw(self, action: act.Draw) -> None:
@@ -206,13 +217,11 @@ class Table(WinsMixin):
                 due = f"seat {hand.turn} to {hand.phase.value}"
                 self._violate(ViolationKind.OUT_OF_TURN, seat, f"drew while it is {due}")
             self._check_size(hand, seat, 13)
-        if self.wall.live_left is not None and self.wall.live_left <= 0:
-            self._violate(ViolationKind.WALL_EXHAUSTED, seat, "no live tile is left to draw")
-        expected = self.wall.draw(replacement)
-        tile = action.tile if action.tile is not None else expected
-        if expected is not None and action.tile is not None and expected != action.tile:
-            detail = f"drew {action.tile} where the wall holds {expected}"
-            self._violate(ViolationKind.WALL_MISMATCH, seat, detail)
+        tile, problem = self.wall.draw(replacement, action.tile)
+        if problem is not None and problem.startswith("exhausted"):
+            self._violate(ViolationKind.WALL_EXHAUSTED, seat, problem.partition(": ")[2])
+        elif problem is not None:
+            self._violate(ViolationKind.WALL_MISMATCH, seat, problem)
         state = hand.seats[seat]
         state.add(tile)
         state.last_drawn = tile
@@ -249,6 +258,7 @@ class Table(WinsMixin):
                 ViolationKind.TILE_NOT_IN_HAND, seat, f"discarded {tile} it does not hold"
             )
         state.river.append(tile)
+        hand.discard_log.append((seat, tile))
         row, col = divmod(len(state.river) - 1, RIVER_ROW)
         hand.river_bottom = self.wall.live_left == 0
         hand.live_discard, hand.claim, hand.pending_kong = (seat, tile), None, None

@@ -66,7 +66,7 @@ class ClaimsMixin(TableCore):
                 f"claimed {discard[1]} after seat {drawer} drew; the drawn tile goes back",
             )
             hand.seats[drawer].take_unknown_or_any(drawn)
-            self.wall.undo_draw(replacement=False)
+            self.wall.undo_draw(drawn)
             hand.live_discard, hand.draw_after_discard = discard, None
             hand.phase, hand.turn = Phase.DRAW, drawer
 

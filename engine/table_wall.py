@@ -1,87 +1,103 @@
-"""What the table needs to know about the wall: counts, the sea-bottom tile, known draw order.
+"""The table's view of the wall: :class:`engine.wall.Wall` where the procedure models one, plain
+counts where it does not (``log``: records and camera-only tables, where the live count is
+unknown and wall-end rules are not enforced).
 
-With a wall model (``wsom``, ``national``) every deal, head draw and tail (replacement) draw lowers
-the live count; the reserved block never gets drawn. Without one (``log``) counts are kept but the
-live count is unknown (None), so wall-end rules are not enforced. When the wall order is known (a
-simulated shuffle, a recorded wall) each draw is checked against it.
+The adapter turns wall errors into problems the table reports as violations, deals per seat (the
+physical deal hands all four seats out at once), and handles a drawn tile going back to the wall
+when a claim took precedence over the draw (WSOM): it is the next head draw again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.notation import format_tiles
 from engine.procedures import Procedure
 from engine.tiles import Tile
+from engine.wall import Wall, WallError, WallExhaustedError
 
 
 class WallTracker:
-    def __init__(self, procedure: Procedure, order: tuple[Tile, ...] | None = None) -> None:
+    def __init__(
+        self,
+        procedure: Procedure,
+        order: Sequence[Tile] | None = None,
+        *,
+        dice: Sequence[int] = (),
+        dealer: int = 0,
+    ) -> None:
+        """Raises WallError (quoting the dice or order) when the wall cannot be built."""
         self.procedure = procedure
-        self.order = order
-        self.dealt = 0
-        self.head_draws = 0
-        self.tail_draws = 0
-
-    @property
-    def taken(self) -> int:
-        return self.dealt + self.head_draws + self.tail_draws
+        self.order = tuple(order) if order is not None else None
+        self.wall: Wall | None = None
+        if procedure.has_wall_model:
+            if dice:
+                self.wall = Wall.from_dice(procedure, dice, dealer=dealer, tiles=order)
+            else:
+                self.wall = Wall(procedure, tiles=order, dealer=dealer)
+        self._hands: tuple[tuple[Tile | None, ...], ...] | None = None
+        self._returned: list[Tile | None] = []
+        self.dealt = self.head_draws = self.tail_draws = 0
 
     @property
     def live_left(self) -> int | None:
         """Live tiles still drawable, or None without a wall model."""
-        if not self.procedure.has_wall_model:
+        if self.wall is None:
             return None
-        return self.procedure.tile_count - self.procedure.reserved_tiles - self.taken
+        return self.wall.live + len(self._returned)
 
-    def deal(self, count: int) -> tuple[Tile, ...] | None:
-        """Record ``count`` dealt tiles; returns them from the known order (in draw order)."""
-        start = self.dealt
+    def deal(self, seat: int, count: int) -> tuple[Tile | None, ...] | None:
+        """The tiles the wall deals ``seat`` (None without a wall model)."""
         self.dealt += count
-        if self.order is None or self.head_draws or self.tail_draws:
+        if self.wall is None:
             return None
-        return self.order[start : start + count]
+        if self._hands is None:
+            self._hands = self.wall.deal()
+        return self._hands[seat]
 
-    def draw(self, replacement: bool) -> Tile | None:
-        """Record one draw; returns the tile the known order says it must be (None if unknown)."""
-        expected = self._expected(replacement)
+    def draw(self, replacement: bool, tile: Tile | None) -> tuple[Tile | None, str | None]:
+        """One draw: (the tile, as named or as the known wall holds it; a problem or None)."""
         if replacement:
             self.tail_draws += 1
         else:
             self.head_draws += 1
-        return expected
+        if self.wall is None:
+            return tile, None
+        if not replacement and self._returned:
+            returned = self._returned.pop()
+            if tile is not None and returned is not None and tile != returned:
+                return tile, f"drew {tile} where the returned tile {returned} lies"
+            return tile if tile is not None else returned, None
+        try:
+            if replacement:
+                return self.wall.draw_replacement(tile), None
+            return self.wall.draw(tile), None
+        except WallExhaustedError as exc:
+            return tile, f"exhausted: {exc}"
+        except WallError as exc:
+            return tile, str(exc)
 
-    def undo_draw(self, replacement: bool) -> None:
+    def undo_draw(self, tile: Tile | None) -> None:
         """A drawn tile went back to the wall (a claim took precedence over the draw)."""
-        if replacement:
-            self.tail_draws = max(0, self.tail_draws - 1)
-        else:
-            self.head_draws = max(0, self.head_draws - 1)
-
-    def _expected(self, replacement: bool) -> Tile | None:
-        if self.order is None:
-            return None
-        n = len(self.order)
-        if not replacement:
-            pos = self.dealt + self.head_draws
-        else:
-            k = self.tail_draws
-            stack_start = n - 2 * (k // 2 + 1)
-            first = 0 if self.procedure.replacement_top_first else 1
-            pos = stack_start + (first if k % 2 == 0 else 1 - first)
-        return self.order[pos] if 0 <= pos < n else None
+        self.head_draws = max(0, self.head_draws - 1)
+        if self.wall is not None:
+            self._returned.append(tile)
 
     def snapshot(self, *, private: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "model": self.procedure.has_wall_model,
+            "model": self.wall is not None,
             "total": self.procedure.tile_count,
             "dealt": self.dealt,
             "drawn": self.head_draws,
             "replacements_taken": self.tail_draws,
             "live_left": self.live_left,
-            "reserved": self.procedure.reserved_tiles if self.procedure.has_wall_model else None,
+            "reserved": self.wall.reserved if self.wall is not None else None,
             "sea_bottom": self.live_left == 0,
         }
+        if self.wall is not None and self.wall.wall_break is not None:
+            brk = self.wall.wall_break
+            out["break"] = {"side": brk.tail_side, "stack": brk.tail_stack, "number": brk.number}
         if private:
             out["order"] = format_tiles(self.order) if self.order else None
         return out
