@@ -6,6 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.events import to_json
+from engine.procedures import UnknownProcedureError, find_procedure
+from engine.replay import ReplaySummary, load_record, replay
+from engine.rulesets import RuleSet, UnknownRuleSetError, find_rules
+from engine.table import Table
+from engine.table_events import public_form
+from engine.violations import IllegalActionError
 from tilesight.cli import CliError
 
 
@@ -30,14 +37,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.events import to_json
-    from engine.procedures import UnknownProcedureError, find_procedure
-    from engine.replay import ReplaySummary, load_record, replay
-    from engine.rulesets import RuleSet, UnknownRuleSetError, find_rules
-    from engine.table import Table
-    from engine.table_events import public_form
-    from engine.violations import IllegalActionError
-
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
