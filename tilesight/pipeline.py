@@ -6,11 +6,12 @@ the public and private snapshots. :class:`TableEngine` adapts :class:`engine.tab
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import actions as act
 from engine.actions import Action
@@ -23,7 +24,13 @@ from engine.table_core import seeded_id_factory
 from engine.table_events import public_form
 from engine.timing import limits_for
 
+if TYPE_CHECKING:
+    from tilesight.config import ServiceConfig
+    from tilesight.service import TableService
+    from tilesight.supervisor import Work
+
 STATE_SCHEMA = "tilesight.state/1"
+log = logging.getLogger("tilesight.pipeline")
 
 
 class GameEngine(Protocol):
@@ -179,3 +186,13 @@ def _play_action(hand: SimulatedHand, play: SimulatedPlay) -> Action:
         PlayVerb.FLOWER: act.Flower,
     }
     return simple[verb](at=at, seat=seat, tile=tile)
+
+
+def input_workers(config: ServiceConfig, service: TableService) -> list[tuple[str, Work]]:
+    """The supervised threads feeding the engine: shuffling table and cameras, as configured."""
+    workers: list[tuple[str, Work]] = []
+    if config.table_port.url:
+        raise ValueError("table_port: the shuffling-table driver is not wired in yet")
+    if config.cameras:
+        log.warning("%d camera(s) configured but vision is not wired in yet", len(config.cameras))
+    return workers

@@ -112,3 +112,12 @@ def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
             signal.signal(sig, old)
     supervisor.stop()
     return 0
+
+
+def setup_logging(level: str) -> None:
+    """One line per message, local time first: what a venue technician reads on a console."""
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+    )

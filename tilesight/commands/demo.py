@@ -1,0 +1,63 @@
+"""``tilesight demo``: play complete hands end to end and publish them over MQTT."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="play simulated hands end to end and publish them over MQTT",
+        description="Simulated hands -> emulated shuffling table -> engine -> outbox -> MQTT, "
+        "read back by a score-capture consumer. Starts a private Mosquitto unless --mqtt is given.",
+    )
+    parser.add_argument("--mqtt", metavar="URL", help="broker, e.g. mqtt://user:pass@host:1883")
+    parser.add_argument("--tournament", default="demo", help="tournament id (default: demo)")
+    parser.add_argument("--table", default="T01", help="table id (default: T01)")
+    parser.add_argument("--hands", type=int, default=4, help="hands to play (default: 4)")
+    parser.add_argument("--seed", type=int, default=1, help="simulation seed (default: 1)")
+    parser.add_argument(
+        "--pace", type=float, default=0.05, metavar="S", help="seconds between events (0.05)"
+    )
+    parser.add_argument("--procedure", default="wsom", help="wall procedure (default: wsom)")
+    parser.add_argument("--rules", default="mcr", help="rule set (default: mcr)")
+    parser.add_argument("--outbox", type=Path, help="outbox file (reuse it to resume a run)")
+    parser.add_argument("--scores-db", type=Path, help="score-capture database file")
+    parser.add_argument("--no-consumer", action="store_true", help="publish only")
+    parser.add_argument("--quiet", action="store_true", help="no per-event log lines")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import sys
+
+    from tilesight.cli import CliError
+    from tilesight.demo import DemoOptions, run_demo
+    from tilesight.supervisor import setup_logging
+
+    if args.hands < 1 or args.hands > 64:
+        raise CliError(f"--hands must be 1..64, got {args.hands}")
+    if args.pace < 0:
+        raise CliError(f"--pace must be >= 0, got {args.pace}")
+    setup_logging("WARNING")
+    options = DemoOptions(
+        mqtt=args.mqtt,
+        tournament=args.tournament,
+        table=args.table,
+        hands=args.hands,
+        seed=args.seed,
+        pace_s=args.pace,
+        outbox=args.outbox,
+        scores_db=args.scores_db,
+        procedure=args.procedure,
+        rules=args.rules,
+        quiet=args.quiet,
+        consumer=not args.no_consumer,
+    )
+    try:
+        summary = run_demo(options, sys.stdout)
+    except (ValueError, LookupError, OSError, RuntimeError) as exc:
+        raise CliError(str(exc)) from exc
+    return 0 if summary.unsent == 0 and (summary.caught_up or args.no_consumer) else 1

@@ -1,0 +1,88 @@
+"""``tilesight run --config FILE``: one table's service until SIGINT / SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tilesight.config import ServiceConfig
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run one table's service (camera -> vision -> engine <- table driver -> MQTT)",
+        description="Runs until SIGINT or SIGTERM; camera, table and broker reconnect alone.",
+    )
+    parser.add_argument("--config", type=Path, required=True, help="TOML configuration file")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tilesight.cli import CliError
+    from tilesight.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        return run_table(config)
+    except (LookupError, ValueError, OSError) as exc:
+        raise CliError(str(exc)) from exc
+
+
+def run_table(config: ServiceConfig) -> int:
+    """Wire one table from its configuration and run it until a signal arrives."""
+    import logging
+
+    from tilesight.outbox import Outbox
+    from tilesight.pipeline import TableEngine, discard_limit, input_workers
+    from tilesight.service import TableService
+    from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
+    from tilesight.topics import TableTopics
+
+    setup_logging(config.log_level)
+    log = logging.getLogger("tilesight.run")
+    outbox = Outbox(config.outbox.path)
+    last = outbox.last_position(config.table)
+    epoch = last[0] + 1 if last else 1  # a restarted process starts a new (epoch, seq) stream
+    topics = TableTopics(config.tournament, config.table, config.mqtt.topic_prefix)
+    service = TableService(
+        topics=topics,
+        engine=TableEngine(
+            table_id=config.table, procedure=config.procedure, rules=config.rules, epoch=epoch
+        ),
+        outbox=outbox,
+        endpoint=config.mqtt.endpoint(),
+        tls=config.mqtt.tls,
+        client_id=config.mqtt.client_id,
+        will_delay_s=config.mqtt.will_delay_s,
+        keepalive_s=config.mqtt.keepalive_s,
+        session_expiry_s=config.mqtt.session_expiry_s,
+        discard_limit_s=discard_limit(config.procedure),
+    )
+    supervisor = Supervisor()
+    for name, work in input_workers(config, service):
+        supervisor.add(name, work, on_status=lambda status, n=name: service.set_link(n, status))
+    stored, unsent = outbox.counts()
+    log.info(
+        "table %s of %s: epoch %d, outbox %s (%d stored, %d to resend), broker %s",
+        config.table,
+        config.tournament,
+        epoch,
+        config.outbox.path,
+        stored,
+        unsent,
+        config.mqtt.url.split("@")[-1],
+    )
+    service.start()
+    supervisor.start()
+    try:
+        return run_until_signal(supervisor)
+    finally:
+        service.stop()
+        outbox.close()
+        log.info("stopped cleanly")

@@ -1,0 +1,89 @@
+"""``tilesight scores``: capture every hand's result of a tournament; print or export standings."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "scores",
+        help="score capture: store every table's results, print or export standings",
+        description="Subscribes to every table of a tournament (a shared subscription, so "
+        "several may run), stores each result once by event_id, repairs gaps with cmd/resync. "
+        "With --offline, only prints/exports what the database holds.",
+    )
+    parser.add_argument("--tournament", required=True, help="tournament id")
+    parser.add_argument("--mqtt", metavar="URL", default="mqtt://127.0.0.1:1883", help="broker")
+    parser.add_argument("--db", type=Path, default=Path("tilesight-scores.sqlite"), help="SQLite")
+    parser.add_argument("--name", default="scores", help="consumer name (unique per instance)")
+    parser.add_argument("--group", default="tilesight-scores", help="shared-subscription group")
+    parser.add_argument("--offline", action="store_true", help="do not connect; just report")
+    parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    parser.add_argument("--csv", type=Path, help="write standings as CSV here on exit")
+    parser.add_argument("--json", type=Path, help="write standings as JSON here on exit")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from tilesight.cli import CliError
+    from tilesight.config import ConfigError, parse_mqtt_url
+    from tilesight.score_store import (
+        ScoreStore,
+        format_standings,
+        standings_csv,
+        standings_json,
+    )
+    from tilesight.scores import ScoreConsumer
+    from tilesight.supervisor import setup_logging
+    from tilesight.topics import TopicError, check_id
+
+    try:
+        check_id("tournament", args.tournament)
+        endpoint = parse_mqtt_url(args.mqtt, "TILESIGHT_MQTT_USERNAME", "TILESIGHT_MQTT_PASSWORD")
+    except (ConfigError, TopicError) as exc:
+        raise CliError(str(exc)) from exc
+    setup_logging("INFO")
+    store = ScoreStore(args.db)
+    try:
+        if not args.offline:
+            done = threading.Event()
+
+            def hand(event: dict[str, object]) -> None:
+                print(
+                    f"{event['table']} hand {event['hand_number']}: {event['result']}, "
+                    f"deltas {event['deltas']}",
+                    flush=True,
+                )
+
+            consumer = ScoreConsumer(
+                endpoint,
+                args.tournament,
+                store,
+                name=args.name,
+                group=args.group or None,
+                on_hand=hand,
+            )
+            old = {
+                s: signal.signal(s, lambda *_: done.set()) for s in (signal.SIGINT, signal.SIGTERM)
+            }
+            consumer.start()
+            try:
+                done.wait(args.duration)
+            finally:
+                consumer.stop()
+                for sig, handler in old.items():
+                    signal.signal(sig, handler)
+        standings = store.standings(args.tournament)
+        print(format_standings(standings))
+        if args.csv:
+            args.csv.write_text(standings_csv(standings), encoding="utf-8")
+        if args.json:
+            args.json.write_text(standings_json(args.tournament, standings), encoding="utf-8")
+    finally:
+        store.close()
+    return 0
