@@ -1,130 +1,115 @@
-"""Qujing hand types as small declarative units: ``applies(view) -> int`` and ``excludes``.
+"""Qujing hand types as declarative units for the shared evaluator (:mod:`engine.scoring`).
 
-Each unit names its :class:`~engine.qujing.hands.HandType` (id, names, fans); which unit excludes
-which is declared here and applied by the evaluator, never by an if/elif chain. The plain win is
-not a unit: it is what a legal hand with no unit scores (0 fans, self-draw only).
+Each unit is a shared :class:`~engine.scoring.evaluator.Pattern` built from a
+:class:`~engine.qujing.hands.HandType` (id, names, fans) and one predicate over the shared
+:class:`~engine.scoring.context.WinContext`; which unit excludes which is declared here and
+applied by the one evaluator. The plain win is not a unit: it is what a legal hand with no unit
+scores (0 fans, self-draw only). Options that change a predicate or a value are bound when the
+units are built, once per :class:`QujingOptions`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from engine.qujing import hands
+from engine.qujing.arrangements import DISCARD_STREAK
 from engine.qujing.hands import HandType
-from engine.qujing.view import QjView, Shape
-from engine.tiles import Suit, Tile
+from engine.qujing.options import QujingOptions
+from engine.qujing.view import HONOURS, KONG_DISCARD, colours, flag_from, own_discards_from
+from engine.scoring.context import WinContext
+from engine.scoring.decompose import SEVEN_PAIRS, STANDARD
+from engine.scoring.evaluator import Pattern
+from engine.tiles import Tile
 
-_WINDS = tuple(Tile(Suit.WIND, r) for r in Suit.WIND.ranks)
-_RED, _GREEN, _WHITE = (Tile(Suit.DRAGON, r) for r in Suit.DRAGON.ranks)
-_HAND_SHAPES = (Shape.REGULAR, Shape.SEVEN_PAIRS)
+HAND_SHAPES = (STANDARD, SEVEN_PAIRS)
+WINDS_AND_DRAGONS = tuple(Tile.parse(t) for t in "ESWNCFP")
 
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    """Base unit: the hand type it scores and the ids of the hand types it makes redundant."""
-
-    hand_type: HandType
-    excludes: frozenset[str] = frozenset()
-
-    @property
-    def id(self) -> str:
-        return self.hand_type.id
-
-    def fans(self, view: QjView) -> int:
-        """Fans per count (only dragon seven pairs reads an option)."""
-        return self.hand_type.fans
-
-    def applies(self, view: QjView) -> int:
-        raise NotImplementedError
-
-
-class AllPungs(Pattern):
-    def applies(self, view: QjView) -> int:
-        return int(view.shape is Shape.REGULAR and view.all_triplets)
-
-
-class OneColour(Pattern):
-    def applies(self, view: QjView) -> int:
-        colours = view.colours
-        if view.shape not in _HAND_SHAPES or len(colours) != 1:
-            return 0
-        return int(view.options.honours_are_a_colour or None not in colours)
-
-
-class SmallSevenPairs(Pattern):
-    def applies(self, view: QjView) -> int:
-        return int(view.shape is Shape.SEVEN_PAIRS)
-
-
-class DragonSevenPairs(Pattern):
-    def fans(self, view: QjView) -> int:
-        return view.options.dragon_seven_pairs_fans
-
-    def applies(self, view: QjView) -> int:
-        return int(view.shape is Shape.SEVEN_PAIRS and view.quads_in_pairs > 0)
-
-
-def honour_streak_tiles(view: QjView) -> frozenset[Tile]:
-    """The honours that count for ten winds / seven winds under the options in force."""
-    dragons = (_RED, _GREEN, _WHITE) if view.options.winds_include_green_dragon else (_RED, _WHITE)
-    return frozenset(_WINDS + dragons)
-
-
-class TenWinds(Pattern):
-    def applies(self, view: QjView) -> int:
-        first = view.own_discards[:10]
-        honours = honour_streak_tiles(view)
-        return int(
-            view.shape is Shape.DISCARD_STREAK
-            and not view.has_melds
-            and len(first) == 10
-            and all(t in honours for t in first)
-        )
-
-
-class SevenWinds(Pattern):
-    def applies(self, view: QjView) -> int:
-        first = view.own_discards[:7]
-        honours = honour_streak_tiles(view)
-        return int(
-            view.shape is Shape.DISCARD_STREAK
-            and not view.has_melds
-            and len(set(first)) == 7
-            and all(t in honours for t in first)
-        )
-
-
-class KongBloom(Pattern):
-    def applies(self, view: QjView) -> int:
-        return int(view.shape in _HAND_SHAPES and view.self_drawn and view.kong_replacement)
-
-
-class KongDiscard(Pattern):
-    def applies(self, view: QjView) -> int:
-        return int(
-            view.shape in _HAND_SHAPES
-            and not view.self_drawn
-            and view.kong_discard
-            and not view.robbing_kong
-        )
-
-
-class RobbingTheKong(Pattern):
-    def applies(self, view: QjView) -> int:
-        return int(view.shape in _HAND_SHAPES and not view.self_drawn and view.robbing_kong)
-
-
-#: Every unit, in the seed's order.
-PATTERNS: tuple[Pattern, ...] = (
-    AllPungs(hands.ALL_PUNGS),
-    OneColour(hands.ONE_COLOUR),
-    SmallSevenPairs(hands.SMALL_SEVEN_PAIRS),
-    TenWinds(hands.TEN_WINDS, excludes=frozenset({hands.SEVEN_WINDS.id})),
-    SevenWinds(hands.SEVEN_WINDS),
-    KongBloom(hands.KONG_BLOOM),
-    KongDiscard(hands.KONG_DISCARD),
-    RobbingTheKong(hands.ROBBING_THE_KONG),
-    DragonSevenPairs(hands.DRAGON_SEVEN_PAIRS, excludes=frozenset({hands.SMALL_SEVEN_PAIRS.id})),
-)
 #: Units whose fans come from how the tile was won, not from the hand (digest §8.4).
 WIN_EVENT_IDS = frozenset({hands.KONG_DISCARD.id, hands.ROBBING_THE_KONG.id})
+
+
+def _unit(
+    hand_type: HandType,
+    predicate: Callable[[WinContext], bool],
+    *,
+    fans: int | None = None,
+    excludes: Iterable[HandType] = (),
+) -> Pattern:
+    points = hand_type.fans if fans is None else fans
+    excluded = frozenset(x.id for x in excludes)
+    return Pattern(hand_type.id, hand_type.name, hand_type.chinese, points, predicate, excluded)
+
+
+def _all_pungs(ctx: WinContext) -> bool:
+    return ctx.shape == STANDARD and len(ctx.pungs) == 4
+
+
+def _seven_pairs(ctx: WinContext) -> bool:
+    return ctx.shape == SEVEN_PAIRS
+
+
+def _dragon_seven_pairs(ctx: WinContext) -> bool:
+    return ctx.shape == SEVEN_PAIRS and 4 in ctx.counts
+
+
+def _kong_bloom(ctx: WinContext) -> bool:
+    return ctx.shape in HAND_SHAPES and ctx.self_drawn and ctx.kong_replacement
+
+
+def _kong_discard(ctx: WinContext) -> bool:
+    return (
+        ctx.shape in HAND_SHAPES
+        and not ctx.self_drawn
+        and not ctx.robbing_kong
+        and flag_from(ctx.extras, KONG_DISCARD)
+    )
+
+
+def _robbing_the_kong(ctx: WinContext) -> bool:
+    return ctx.shape in HAND_SHAPES and ctx.robbing_kong
+
+
+@lru_cache(maxsize=32)
+def patterns_for(options: QujingOptions) -> tuple[Pattern, ...]:
+    """Every unit under ``options``, in the seed's order."""
+    streak = frozenset(
+        t for t in WINDS_AND_DRAGONS if options.winds_include_green_dragon or str(t) != "F"
+    )
+
+    def one_colour(ctx: WinContext) -> bool:
+        present = colours(ctx.counts)
+        if ctx.shape not in HAND_SHAPES or len(present) != 1:
+            return False
+        return options.honours_are_a_colour or HONOURS not in present
+
+    def first_discards(ctx: WinContext, n: int) -> tuple[Tile, ...] | None:
+        if ctx.shape != DISCARD_STREAK or ctx.melds:
+            return None
+        first = own_discards_from(ctx.extras)[:n]
+        return first if len(first) == n and all(t in streak for t in first) else None
+
+    def ten_winds(ctx: WinContext) -> bool:
+        return first_discards(ctx, 10) is not None
+
+    def seven_winds(ctx: WinContext) -> bool:
+        first = first_discards(ctx, 7)
+        return first is not None and len(set(first)) == 7
+
+    return (
+        _unit(hands.ALL_PUNGS, _all_pungs),
+        _unit(hands.ONE_COLOUR, one_colour),
+        _unit(hands.SMALL_SEVEN_PAIRS, _seven_pairs),
+        _unit(hands.TEN_WINDS, ten_winds, excludes=[hands.SEVEN_WINDS]),
+        _unit(hands.SEVEN_WINDS, seven_winds),
+        _unit(hands.KONG_BLOOM, _kong_bloom),
+        _unit(hands.KONG_DISCARD, _kong_discard),
+        _unit(hands.ROBBING_THE_KONG, _robbing_the_kong),
+        _unit(
+            hands.DRAGON_SEVEN_PAIRS,
+            _dragon_seven_pairs,
+            fans=options.dragon_seven_pairs_fans,
+            excludes=[hands.SMALL_SEVEN_PAIRS],
+        ),
+    )

@@ -17,25 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.qujing import hands
-from engine.qujing.arrangements import HandError, build_views
+from engine.qujing.arrangements import DISCARD_STREAK, HandError, build_views
 from engine.qujing.options import QujingOptions
-from engine.qujing.patterns import PATTERNS, WIN_EVENT_IDS, Pattern
+from engine.qujing.patterns import WIN_EVENT_IDS, patterns_for
 from engine.qujing.table_rules import QujingHandRules, next_dealer
-from engine.qujing.view import QjView, Shape
+from engine.qujing.view import colours
 from engine.rulesets import FanScore, ScoreResult, WinRequest
+from engine.scoring.evaluator import Evaluation, evaluate
 
 KongKind = Literal["exposed", "concealed", "added"]
-
-
-def evaluate(view: QjView) -> tuple[tuple[Pattern, int], ...]:
-    """The units that apply to ``view`` after declared exclusions, with their counts."""
-    hits = [(p, n) for p in PATTERNS if (n := p.applies(view)) > 0]
-    excluded = {x for p, _ in hits for x in p.excludes}
-    return tuple((p, n) for p, n in hits if p.id not in excluded)
-
-
-def _fans(view: QjView, hits: tuple[tuple[Pattern, int], ...]) -> int:
-    return sum(p.fans(view) * n for p, n in hits)
 
 
 @dataclass(slots=True)
@@ -55,42 +45,31 @@ class QujingRuleSet:
     def score(self, request: WinRequest) -> ScoreResult:
         """Score one win; bad or illegal hands give ``valid=False`` with the reason."""
         try:
-            views = build_views(request, self.options)
+            contexts = build_views(request, self.options)
         except HandError as exc:
             return ScoreResult(total=0, valid=False, error=str(exc))
-        scored = [
-            (v, hits) for v in views if (hits := evaluate(v)) or v.shape is not Shape.DISCARD_STREAK
-        ]
-        if not scored:
-            return ScoreResult(
-                total=0,
-                valid=False,
-                error=f"not a winning hand: {request.hand} + {request.win_tile}",
-            )
-        view, hits = max(
-            scored, key=lambda vh: (_fans(*vh), vh[0].shape is not Shape.DISCARD_STREAK)
-        )
-        return self._result(view, hits)
+        best = evaluate(patterns_for(self.options), contexts)
+        if best is None or (best.context.shape == DISCARD_STREAK and not best.fans):
+            hand = f"{request.hand} + {request.win_tile}"
+            return ScoreResult(total=0, valid=False, error=f"not a winning hand: {hand!r}")
+        return self._result(best)
 
-    def _result(self, view: QjView, hits: tuple[tuple[Pattern, int], ...]) -> ScoreResult:
-        total = _fans(view, hits)
-        fans = tuple(
-            FanScore(p.id, p.hand_type.name, p.hand_type.chinese, p.fans(view), n) for p, n in hits
-        )
-        self_drawn = view.self_drawn or (
-            view.shape is Shape.DISCARD_STREAK and self.options.winds_payment == "self-drawn"
+    def _result(self, best: Evaluation) -> ScoreResult:
+        ctx, total, fans = best.context, best.total, best.fans
+        self_drawn = ctx.self_drawn or (
+            ctx.shape == DISCARD_STREAK and self.options.winds_payment == "self-drawn"
         )
         if total == 0:
             plain = hands.PLAIN_WIN
             fans = (FanScore(plain.id, plain.name, plain.chinese, 0),)
             if not self_drawn:
                 return self._invalid(fans, "a plain win (no fan) may only be self-drawn")
-            if self.options.plain_win_needs_two_colours and len(view.colours) < 2:
+            if self.options.plain_win_needs_two_colours and len(colours(ctx.counts)) < 2:
                 return self._invalid(fans, "a plain win needs tiles of at least two colours")
         elif (
             not self_drawn
             and not self.options.kong_fans_allow_discard_win
-            and all(p.id in WIN_EVENT_IDS for p, _ in hits)
+            and all(f.id in WIN_EVENT_IDS for f in fans)
         ):
             return self._invalid(fans, "kong fans alone do not allow a win on a discard")
         payments = hands.payments_for(total, self_drawn=self_drawn)

@@ -31,7 +31,7 @@ HONOUR_HAND = "1m5m9m2p6p1s4s8s3m7p2s9p4m"  # no shape at all; the discards make
             1,
         ),
         ("123m456p789s123s5p", "5p", {"kong_discard": True}, ["kong-discard"], 1),
-        ("123m456p789s123s5p", "5p", {"robbing_kong": True}, ["robbing-the-kong"], 1),
+        ("123m456p789s12sEE", "3s", {"robbing_kong": True}, ["robbing-the-kong"], 1),
         (HONOUR_HAND, "5s", {"own_discards": "ESWNCFPEES"}, ["ten-winds"], 1),
         (HONOUR_HAND, "5s", {"own_discards": "ESWNCFP1m"}, ["seven-winds"], 1),
     ],
@@ -113,10 +113,10 @@ def test_winds_hands_need_an_unbroken_streak_and_no_melds() -> None:
 
 def test_kong_fans_make_a_plain_hand_discard_winnable_only_under_the_default_reading() -> None:
     strict = QujingRuleSet(QujingOptions(kong_fans_allow_discard_win=False))
-    result = score("123m456p789s123s5p", "5p", strict, robbing_kong=True)
+    result = score("123m456p789s12sEE", "3s", strict, robbing_kong=True)
     assert not result.valid
     assert result.error == "kong fans alone do not allow a win on a discard"
-    big = score("111m222p333sEEE5p", "5p", strict, robbing_kong=True)
+    big = score("111456789m99m12m", "3m", strict, robbing_kong=True)
     assert big.valid and big.total == 2
 
 
@@ -144,8 +144,8 @@ def test_dragon_seven_pairs_value_is_configurable() -> None:
     [
         ("123m456p789s5p[123s]", "5p", "Qujing has no chow"),
         ("123m456p789s123s1f", "5p", "without flowers"),
-        ("11111m456p789s12s", "3s", "5 copies of 1m"),
-        ("123m456p789s123s", "5p", "a winning hand has 14 tiles"),
+        ("11111m456p789s12s", "3s", "impossible hand: 5 copies of 1m"),
+        ("123m456p789s123s", "5p", "a winning hand needs 14 tiles"),
         ("123m456p789s124s5p", "5p", "not a winning hand"),
     ],
 )

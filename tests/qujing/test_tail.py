@@ -1,0 +1,104 @@
+"""The two face-up tail tiles: the readings, the shared wall and a scripted tail-tile kong."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.notation import parse_tiles
+from engine.procedures import find_procedure
+from engine.qujing import QujingOptions, QujingRuleSet
+from engine.qujing.tail import QujingTail, TailError, replacement_offsets, replacement_problem
+from engine.tiles import Tile
+from engine.wall import Wall, procedure_tiles
+from tests.qujing.helpers import fan_ids, score
+
+DEFAULT = QujingOptions()
+BLOOM_ONLY = QujingOptions(tail_reading="bloom-only")
+
+
+def test_any_kong_takes_either_face_up_tile_never_a_face_down_one() -> None:
+    assert replacement_offsets(30, completes_hand=False, options=DEFAULT) == (0, 1)
+    assert replacement_offsets(30, completes_hand=True, options=DEFAULT) == (0, 1)
+    problem = replacement_problem(2, 30, completes_hand=False, options=DEFAULT)
+    assert problem is not None and "'any-kong'" in problem and "offset 2" in problem
+
+
+def test_bloom_only_keeps_the_face_up_tiles_for_a_winning_kong() -> None:
+    assert replacement_offsets(30, completes_hand=False, options=BLOOM_ONLY) == (2,)
+    assert replacement_offsets(30, completes_hand=True, options=BLOOM_ONLY) == (0, 1, 2)
+    assert replacement_problem(0, 30, completes_hand=False, options=BLOOM_ONLY) is not None
+    # At the very end only face-up tiles remain, so they are taken.
+    assert replacement_offsets(2, completes_hand=False, options=BLOOM_ONLY) == (0, 1)
+    assert replacement_offsets(0, completes_hand=False, options=BLOOM_ONLY) == ()
+
+
+def test_taking_a_face_up_tile_reveals_the_next_one() -> None:
+    tail = QujingTail.from_wall(parse_tiles("1m2m3m4m5m"))
+    assert tail.revealed == parse_tiles("4m5m")
+    tile, tail = tail.take_replacement(0, completes_hand=False)
+    assert tile == Tile.parse("5m")
+    assert tail.revealed == parse_tiles("3m4m")
+    with pytest.raises(TailError, match="offset 2"):
+        tail.take_replacement(2, completes_hand=False)
+    drawn, tail = tail.draw()
+    assert drawn == Tile.parse("1m")
+    assert tail.remaining == 3
+
+
+def test_normal_draws_reach_the_face_up_tiles_at_the_end() -> None:
+    tail = QujingTail.from_wall(parse_tiles("1m2m"))
+    first, tail = tail.draw()
+    second, tail = tail.draw()
+    assert (first, second) == parse_tiles("1m2m")
+    with pytest.raises(TailError, match="empty"):
+        tail.draw()
+
+
+def test_the_qujing_procedure_drives_the_shared_wall() -> None:
+    procedure = find_procedure("qujing")
+    assert (procedure.tile_count, procedure.reserved_tiles) == (136, 0)
+    assert procedure.revealed_tail_tiles == 2
+    assert len(procedure_tiles(procedure)) == 136
+    wall = Wall.shuffled(procedure, random.Random(8))
+    wall.deal()
+    assert wall.live == 83  # the whole wall is drawn
+    before = wall.revealed_tail()
+    assert len(before) == 2 and all(t is not None for t in before)
+    taken = wall.draw_replacement(pick=1)
+    assert taken == before[1]
+    after = wall.revealed_tail()
+    assert after[0] == before[0] and len(after) == 2
+
+
+def test_a_player_waiting_on_a_face_up_tail_tile_takes_it_with_a_kong() -> None:
+    """Scripted: seat 0 holds 444p and waits on 7s; 7s lies face up in the tail."""
+    rules = QujingRuleSet()
+    procedure = find_procedure("qujing")
+    order = list(procedure_tiles(procedure))
+    rng = random.Random(3)
+    rng.shuffle(order)
+    wall = Wall(procedure, tiles=order)
+    wall.deal()
+    revealed = wall.revealed_tail()
+    target = revealed[1]
+    assert target is not None
+    # Seat 0 declares a concealed kong and chooses the face-up tile it is waiting on.
+    offset = next(
+        i
+        for i in replacement_offsets(wall.live, completes_hand=True, options=rules.options)
+        if revealed[i] == target
+    )
+    assert wall.draw_replacement(target, pick=offset) == target
+    # Its hand: 123m 456m 789m {4444p} + a single target tile: the replacement completes the pair.
+    result = score(
+        f"123456789m{target}{{4444p}}",
+        str(target),
+        rules,
+        self_drawn=True,
+        kong_replacement=True,
+    )
+    assert result.valid, result.error
+    assert "kong-bloom" in fan_ids(result)
+    assert result.payments is not None and result.payments.each_other >= 3
