@@ -75,6 +75,8 @@ class Procedure:
     dealt_tiles: int = 53
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: The rule set a table under this procedure scores with when none is chosen (find_rules).
+    default_rules: str | None = None
 
     def __post_init__(self) -> None:
         if self.has_wall_model and self.tile_count != 8 * self.stacks_per_side:

@@ -122,6 +122,9 @@ class HandState:
     winners: list[int] = field(default_factory=list)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     penalties: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: Every discard of the hand in order, claimed ones too: (seat, tile). Zung Jung's
+    #: same-round immunity reads it (WinRequest.extras["discards"]).
+    discard_log: list[tuple[int, Tile]] = field(default_factory=list)
 
     def expect_replacement(self, seat: int, *, kong: bool, count: int = 1) -> None:
         """A kong or flower owes ``seat`` a draw from the tail (``count`` -1 cancels one)."""

@@ -141,6 +141,7 @@ class WinsMixin(ClaimsMixin):
             "seat": seat,
             "dealer": hand.dealer,
             "rivers": tuple(tuple(s.river) for s in hand.seats),
+            "discards": _discards(hand, win),
         }
         return WinRequest(
             hand=Hand(concealed, tuple(state.melds)),
@@ -227,3 +228,12 @@ def _score_json(result: ScoreResult) -> dict[str, Any]:
         if fan.tiles:
             entry["sets"] = [format_tiles(group) for group in fan.tiles]
     return out
+
+
+def _discards(hand: HandState, win: WinContext) -> tuple[tuple[int, Tile], ...]:
+    """The hand's discards in order, ending with the tile won on (a robbed kong's added tile
+    counts as the konger's discard); Zung Jung's same-round immunity reads them."""
+    log = tuple(hand.discard_log)
+    if win.how == "robbing" and win.discarder is not None:
+        log += ((win.discarder, win.tile),)
+    return log
