@@ -171,9 +171,9 @@ def test_project_mcr_rules_reproduce_the_record(games: list[BotzoneGame]) -> Non
     for game in games:
         if game.expected.washout:
             continue
-        table, per_action = _replay(game, rules)
+        _table, per_action = _replay(game, rules)
         wins = [e for e in per_action[-1] if isinstance(e, WinDeclared)]
-        assert len(wins) == 1, (game.match_id, [e for e in per_action[-1]])
+        assert len(wins) == 1, (game.match_id, list(per_action[-1]))
         score = wins[0].score
         assert score is not None
         by_id = {f.id: f for f in rules.score(_request(game)).fans}
