@@ -35,7 +35,7 @@ SEATS = 4
 #: last (for a robbed kong, the added tile by the konger). Seats use the table's numbering.
 DISCARDS_KEY = "discards"
 #: WinRequest.extras key: the winner's seat in the same numbering (default: the seat wind's index).
-WINNER_KEY = "winner"
+WINNER_KEY = "seat"
 
 
 class DiscardHistoryError(ValueError):
