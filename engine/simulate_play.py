@@ -1,0 +1,441 @@
+"""The hand loop behind :func:`engine.simulate.simulate_game`.
+
+Tiles are decided when they are drawn (a lazily stacked wall): the chosen winner receives the
+tiles of his plan (:mod:`engine.simulate_targets`) with some probability per draw, "carriers"
+receive the tiles he will claim and discard them at once, everybody else gets random tiles from
+the rest of the set. Undrawn positions get the leftovers, so the final wall is a full, consistent
+set in draw order that a :class:`engine.wall.Wall` replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.notation import Hand
+from engine.procedures import Procedure
+from engine.simulate_targets import ClaimPlan, WinnerPlan, plan_winner
+from engine.simulate_types import (
+    PlayVerb,
+    SimulatedHand,
+    SimulatedPlay,
+    SimulatedWin,
+    winning_shape_problem,
+)
+from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
+from engine.wall import DEAL_POSITIONS, Wall, procedure_tiles
+
+DRAW, AFTER_DRAW, AFTER_CLAIM = "draw", "after_draw", "after_claim"
+
+
+class HandSimulator:
+    def __init__(
+        self, procedure: Procedure, rng: random.Random, dealer: int, index: int, start: float
+    ) -> None:
+        self.procedure, self.rng, self.dealer, self.index, self.start = (
+            procedure,
+            rng,
+            dealer,
+            index,
+            start,
+        )
+        rolls = [rng.randint(1, 6) + rng.randint(1, 6) for _ in range(procedure.rolls_needed)]
+        self.wall = Wall.from_dice(procedure, rolls, dealer=dealer)
+        self.t = 0.0
+        self.plays: list[SimulatedPlay] = []
+        self.hands: list[list[Tile]] = [[] for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.flowers = [0, 0, 0, 0]
+        self.pool: Counter[Tile] = Counter(procedure_tiles(procedure))
+        self.reserved: Counter[Tile] = Counter()
+        self.plan: WinnerPlan | None = None
+        self.plants: list[tuple[int, Tile, ClaimPlan | None]] = []  # (carrier, tile, claim)
+        self.win_tile_out = False
+        self.last_draw: tuple[Tile, bool] | None = None
+
+    # --- the hand ---------------------------------------------------------------------------
+    def play(self, winner: int | None) -> SimulatedHand:
+        if winner is not None:
+            self.plan = plan_winner(self.rng, winner, self.dealer)
+            self.reserved = self.plan.target.tiles()
+            self.pool -= self.reserved
+            for tile in self.plan.dealt:
+                self.reserved[tile] -= 1
+        deal = self._deal()
+        self._initial_flowers()
+        win = self._loop()
+        leftovers = list((self.pool + self.reserved).elements())
+        self.rng.shuffle(leftovers)
+        order = list(self.wall.order())
+        for i in range(len(order)):
+            if order[i] is None:
+                order[i] = leftovers.pop()
+        final = tuple(t for t in order if t is not None)
+        assert Counter(final) == Counter(procedure_tiles(self.procedure))
+        return SimulatedHand(
+            index=self.index,
+            procedure=self.procedure.name,
+            dealer=self.dealer,
+            prevailing_wind=self.procedure.prevailing_wind(self.index),
+            dice=self.wall.wall_break.rolls if self.wall.wall_break else (),
+            wall_break=self.wall.wall_break,
+            wall=final,
+            deal=deal,
+            plays=tuple(self.plays),
+            win=win,
+            start=self.start,
+        )
+
+    def _deal(self) -> tuple[tuple[Tile, ...], ...]:
+        plan = self.plan
+        out: list[tuple[Tile, ...]] = [(), (), (), ()]
+        for offset, positions in enumerate(DEAL_POSITIONS):
+            seat = (self.dealer + offset) % 4
+            tiles = list(plan.dealt) if plan and plan.seat == seat else []
+            while len(tiles) < len(positions):
+                tiles.append(self._junk(seat, allow_flower=self.procedure.flowers))
+            self.rng.shuffle(tiles)
+            out[seat] = tuple(tiles)
+            self.hands[seat] = list(tiles)
+        for seat in range(4):
+            for tile, pos in zip(out[seat], DEAL_POSITIONS[(seat - self.dealer) % 4], strict=True):
+                self.wall._take(pos, tile)  # records the tile at its deal position
+        self.wall.deal()
+        for seat in ((self.dealer + k) % 4 for k in range(4)):
+            self._add(seat, PlayVerb.DEAL, tiles=out[seat])
+        return tuple(out)
+
+    def _initial_flowers(self) -> None:
+        """Dealer first, then in turn; a flower drawn as a replacement waits for the next round."""
+        pending = {s: [t for t in self.hands[s] if t.is_flower] for s in range(4)}
+        while any(pending.values()):
+            later: dict[int, list[Tile]] = {s: [] for s in range(4)}
+            for seat in ((self.dealer + k) % 4 for k in range(4)):
+                for flower in pending[seat]:
+                    self._flower(seat, flower)
+                    tile = self._draw(seat, replacement=True)
+                    if tile.is_flower:
+                        later[seat].append(tile)
+            pending = later
+
+    def _loop(self) -> SimulatedWin | None:
+        seat, phase = self.dealer, AFTER_DRAW
+        self.t += self.rng.uniform(1.0, 4.0)
+        while True:
+            if phase == DRAW:
+                self.t += self.rng.uniform(1.0, 2.0)
+                self._draw_through_flowers(seat, replacement=False)
+                phase = AFTER_DRAW
+            if phase == AFTER_DRAW:
+                if self._complete(seat, None) and self.last_draw is not None:
+                    return self._win(seat, self.last_draw[0], None)
+                if self._self_kong(seat):
+                    continue
+            self.t += self.rng.uniform(2.0, 7.0)
+            tile = self._choose_discard(seat)
+            self.hands[seat].remove(tile)
+            self._add(seat, PlayVerb.DISCARD, tile=tile)
+            plant = self._pop_plant(seat, tile)
+            if self.plan and self.plan.seat != seat and self._complete(self.plan.seat, tile):
+                self.t += self.rng.uniform(0.5, 1.5)
+                return self._win(self.plan.seat, tile, seat)
+            if self.wall.exhausted:  # the river-bottom tile: only a win may claim it
+                self.t += 2.0
+                self._add(None, PlayVerb.WASHOUT)
+                return None
+            claimer = self._claim(seat, tile, plant)
+            if claimer is None:
+                seat, phase = (seat + 1) % 4, DRAW
+            else:
+                seat, phase = claimer
+
+    # --- claims and kongs -------------------------------------------------------------------
+    def _claim(self, discarder: int, tile: Tile, plant: ClaimPlan | None) -> tuple[int, str] | None:
+        """The claim made on ``tile`` (the winner's planned one, or a plausible other one)."""
+        plan = self.plan
+        if plant is not None and plan is not None:
+            return self._winner_claim(plan, plant, discarder, tile)
+        others = [(discarder + k) % 4 for k in (1, 2, 3)]
+        for seat in others:
+            if (plan and seat == plan.seat) or len(self.melds[seat]) >= 2:
+                continue
+            held = self.hands[seat].count(tile)
+            if held >= 3 and self.wall.live >= 1 and self.rng.random() < 0.4:
+                return self._meld_claim(seat, discarder, tile, MeldKind.KONG, (tile,) * 4)
+            if held >= 2 and self.rng.random() < 0.3:
+                return self._meld_claim(seat, discarder, tile, MeldKind.PUNG, (tile,) * 3)
+        lower = others[0]
+        if (not plan or lower != plan.seat) and len(self.melds[lower]) < 2:
+            for run in _runs_with(tile):
+                rest = list(run)
+                rest.remove(tile)
+                if all(self.hands[lower].count(t) >= rest.count(t) for t in rest):
+                    if self.rng.random() < 0.12:
+                        return self._meld_claim(lower, discarder, tile, MeldKind.CHOW, run)
+                    break
+        return None
+
+    def _winner_claim(
+        self, plan: WinnerPlan, claim: ClaimPlan, discarder: int, tile: Tile
+    ) -> tuple[int, str] | None:
+        tiles = plan.target.sets[claim.set_index].tiles
+        if claim.verb is MeldKind.PUNG:
+            tiles = (tile,) * 3  # also the first step of a planned added kong
+        rest = Counter(tiles) - Counter([tile])
+        if claim.verb is MeldKind.KONG and self.wall.live < 1:
+            plan.broken = True
+        if plan.broken or rest - Counter(self.hands[plan.seat]):
+            return None
+        claim.done = True
+        plan.melded_sets.add(claim.set_index)
+        return self._meld_claim(plan.seat, discarder, tile, claim.verb, tiles)
+
+    def _meld_claim(
+        self, seat: int, discarder: int, tile: Tile, kind: MeldKind, tiles: tuple[Tile, ...]
+    ) -> tuple[int, str]:
+        self.t += self.rng.uniform(0.8, 1.5)
+        rest = list(tiles)
+        rest.remove(tile)
+        for t in rest:
+            self.hands[seat].remove(t)
+        meld = Meld(kind, tuple(sorted(tiles)), RelativeSeat.between(seat, discarder), tile)
+        self.melds[seat].append(meld)
+        verb = {MeldKind.CHOW: PlayVerb.CHOW, MeldKind.PUNG: PlayVerb.PUNG}.get(kind, PlayVerb.KONG)
+        self._add(seat, verb, tile=tile, tiles=meld.tiles, meld=meld, from_seat=discarder)
+        if kind is MeldKind.KONG:
+            self.t += self.rng.uniform(1.0, 2.0)
+            self._draw_through_flowers(seat, replacement=True)
+            return seat, AFTER_DRAW
+        return seat, AFTER_CLAIM
+
+    def _self_kong(self, seat: int) -> bool:
+        """Declare a concealed or added kong after a draw when the hand (or plan) calls for it."""
+        if self.wall.live < 1:
+            return False
+        plan = self.plan if self.plan and self.plan.seat == seat and not self.plan.broken else None
+        counts = Counter(self.hands[seat])
+        for tile, n in sorted(counts.items()):
+            wanted = plan is None or (
+                plan.kong_set is not None and plan.target.sets[plan.kong_set].tiles[0] == tile
+            )
+            if n == 4 and wanted and (plan is not None or self.rng.random() < 0.8):
+                if plan is not None and plan.kong_set is not None:
+                    plan.melded_sets.add(plan.kong_set)
+                return self._declare_kong(seat, tile, MeldKind.CONCEALED_KONG)
+        for i, meld in enumerate(self.melds[seat]):
+            tile = meld.tiles[0]
+            if meld.kind is MeldKind.PUNG and tile in counts:
+                if plan is not None and plan.added_kong_tile != tile:
+                    continue
+                if plan is None and self.rng.random() >= 0.8:
+                    continue
+                self.melds[seat][i] = Meld(MeldKind.KONG, (tile,) * 4, meld.source, meld.claimed)
+                return self._declare_kong(seat, tile, MeldKind.KONG, added=meld)
+        return False
+
+    def _declare_kong(
+        self, seat: int, tile: Tile, kind: MeldKind, added: Meld | None = None
+    ) -> bool:
+        self.t += self.rng.uniform(1.0, 3.0)
+        if added is None:
+            for _ in range(4):
+                self.hands[seat].remove(tile)
+            meld = Meld(kind, (tile,) * 4)
+            self.melds[seat].append(meld)
+            self._add(seat, PlayVerb.CONCEALED_KONG, tile=tile, tiles=meld.tiles, meld=meld)
+        else:
+            self.hands[seat].remove(tile)
+            meld = Meld(MeldKind.KONG, (tile,) * 4, added.source, added.claimed)
+            self._add(seat, PlayVerb.ADDED_KONG, tile=tile, tiles=meld.tiles, meld=meld)
+        self.t += self.rng.uniform(1.0, 2.0)
+        self._draw_through_flowers(seat, replacement=True)
+        return True
+
+    # --- drawing ----------------------------------------------------------------------------
+    def _draw_through_flowers(self, seat: int, *, replacement: bool) -> Tile:
+        tile = self._draw(seat, replacement=replacement)
+        while tile.is_flower:
+            self.t += self.rng.uniform(0.5, 1.5)
+            self._flower(seat, tile)
+            tile = self._draw(seat, replacement=True)
+        return tile
+
+    def _draw(self, seat: int, *, replacement: bool) -> Tile:
+        tile = self._choose_tile(seat)
+        if replacement:
+            self.wall.draw_replacement(tile)
+        else:
+            self.wall.draw(tile)
+        self.hands[seat].append(tile)
+        self.last_draw = (tile, replacement)
+        self._add(seat, PlayVerb.DRAW, tile=tile, replacement=replacement)
+        return tile
+
+    def _flower(self, seat: int, flower: Tile) -> None:
+        self.hands[seat].remove(flower)
+        self.flowers[seat] += 1
+        self._add(seat, PlayVerb.FLOWER, tile=flower)
+
+    def _choose_tile(self, seat: int) -> Tile:
+        """The tile this draw brings: a planned one, a tile to plant, or a random one."""
+        last = self.wall.next_is_last
+        plan = self.plan
+        if plan is not None and not plan.broken:
+            urgent = self.wall.live <= 4 * (self._outstanding(plan) + 2)
+            if seat == plan.seat:
+                need = self._next_need(plan, urgent)
+                if need is not None and (urgent or self.rng.random() < 0.3):
+                    self.reserved[need] -= 1
+                    if need in plan.draw_needs:
+                        plan.draw_needs.remove(need)
+                    elif need == plan.added_kong_tile:
+                        plan.added_kong_drawn = True
+                    return need
+            else:
+                plant = self._plant_for(plan, seat, last)
+                if plant is not None and (urgent or self.rng.random() < 0.3):
+                    tile, claim = plant
+                    self.reserved[tile] -= 1
+                    self.plants.append((seat, tile, claim))
+                    if claim is None:
+                        self.win_tile_out = True
+                    else:
+                        claim.carrier = seat
+                    return tile
+        return self._junk(seat, allow_flower=self.procedure.flowers and not last)
+
+    def _outstanding(self, plan: WinnerPlan) -> int:
+        return len(plan.draw_needs) + sum(not c.done for c in plan.claims) + 2
+
+    def _next_need(self, plan: WinnerPlan, urgent: bool) -> Tile | None:
+        for tile in plan.draw_needs:
+            if self.reserved[tile] > 0:
+                return tile
+        kong_tile = plan.added_kong_tile
+        if kong_tile is not None and not plan.added_kong_drawn:
+            if plan.kong_set in plan.melded_sets and self.reserved[kong_tile] > 0:
+                return kong_tile
+            return None
+        if any(not c.done for c in plan.claims) or self.win_tile_out:
+            return None
+        if (not plan.win_by_discard or urgent) and self.reserved[plan.win_tile] > 0:
+            return plan.win_tile
+        return None
+
+    def _plant_for(
+        self, plan: WinnerPlan, seat: int, last: bool
+    ) -> tuple[Tile, ClaimPlan | None] | None:
+        if any(p[0] == seat for p in self.plants):
+            return None
+        for claim in plan.claims:
+            if claim.done or claim.carrier not in (None, seat) or last:
+                continue
+            if any(p[2] is claim for p in self.plants) or self.reserved[claim.tile] <= 0:
+                continue
+            return claim.tile, claim
+        waiting = not plan.draw_needs and all(c.done for c in plan.claims)
+        kong_done = plan.added_kong_tile is None or plan.added_kong_drawn
+        ready = waiting and kong_done and not self.win_tile_out
+        if plan.win_by_discard and ready and self.reserved[plan.win_tile] > 0:
+            return plan.win_tile, None
+        return None
+
+    def _pop_plant(self, seat: int, tile: Tile) -> ClaimPlan | None:
+        for i, (carrier, planted, claim) in enumerate(self.plants):
+            if carrier == seat and planted == tile:
+                del self.plants[i]
+                return claim
+        return None
+
+    def _junk(self, seat: int, *, allow_flower: bool) -> Tile:
+        avoid = set(self.plan.target.tiles()) if self.plan and self.plan.seat == seat else set()
+        choices = [t for t in self.pool.elements() if allow_flower or not t.is_flower]
+        flowers = [t for t in choices if t.is_flower]
+        if flowers and len(flowers) >= self.wall.live - 3:  # never leave flowers for the last draw
+            choices = flowers
+        preferred = [t for t in choices if t not in avoid] or choices
+        if not preferred:  # the free tiles ran out: give up the plan's reserve
+            if self.plan is not None:
+                self.plan.broken = True
+            self.pool += self.reserved
+            self.reserved = Counter()
+            preferred = [t for t in self.pool.elements() if allow_flower or not t.is_flower]
+        tile = self.rng.choice(sorted(preferred))
+        self.pool[tile] -= 1
+        return tile
+
+    # --- discards and the end ---------------------------------------------------------------
+    def _choose_discard(self, seat: int) -> Tile:
+        hand = self.hands[seat]
+        for carrier, tile, _ in self.plants:
+            if carrier == seat and tile in hand:
+                return tile
+        plan = self.plan
+        if plan is not None and plan.seat == seat:
+            junk = list((Counter(hand) - self._remainder(plan)).elements())
+            if junk:
+                return self.rng.choice(sorted(junk))
+            plan.broken = True
+        return min(sorted(hand), key=lambda t: (_connections(t, hand), self.rng.random()))
+
+    def _remainder(self, plan: WinnerPlan) -> Counter[Tile]:
+        melded = Counter(t for m in self.melds[plan.seat] for t in m.tiles)
+        return plan.target.tiles() - melded
+
+    def _complete(self, seat: int, extra: Tile | None) -> bool:
+        plan = self.plan
+        if plan is None or plan.broken or plan.seat != seat:
+            return False
+        hand = Counter(self.hands[seat])
+        if extra is not None:
+            hand[extra] += 1
+        melded = Counter(t for m in self.melds[seat] for t in m.tiles)
+        return hand + melded == plan.target.tiles() and len(self.melds[seat]) == len(
+            plan.melded_sets
+        )
+
+    def _win(self, seat: int, tile: Tile, discarder: int | None) -> SimulatedWin:
+        plan = self.plan
+        assert plan is not None
+        concealed = list(self.hands[seat])
+        if discarder is None:
+            concealed.remove(tile)
+        hand = Hand(tuple(sorted(concealed)), tuple(self.melds[seat]))
+        problem = winning_shape_problem(hand, tile)
+        assert problem is None, problem
+        self._add(seat, PlayVerb.WIN, tile=tile, from_seat=discarder)
+        replacement = discarder is None and self.last_draw is not None and self.last_draw[1]
+        return SimulatedWin(
+            seat=seat,
+            tile=tile,
+            hand=hand,
+            self_drawn=discarder is None,
+            discarder=discarder,
+            pattern=plan.target.pattern,
+            flowers=self.flowers[seat],
+            kong_replacement=bool(replacement) and self.plays[-2].verb is PlayVerb.DRAW,
+            last_tile=self.wall.exhausted,
+        )
+
+    def _add(self, seat: int | None, verb: PlayVerb, **fields: object) -> None:
+        t = round(self.t, 3)
+        self.plays.append(SimulatedPlay(seat, verb, t, round(self.start + t, 3), **fields))  # type: ignore[arg-type]
+
+
+def _runs_with(tile: Tile) -> list[tuple[Tile, ...]]:
+    out = []
+    for start in (-2, -1, 0):
+        run = [tile.shifted(start + k) for k in range(3)]
+        if all(t is not None for t in run):
+            out.append(tuple(t for t in run if t is not None))
+    return out
+
+
+def _connections(tile: Tile, hand: list[Tile]) -> int:
+    """How useful a tile looks: copies held plus same-suit neighbours within two ranks."""
+    score = 2 * (hand.count(tile) - 1)
+    if tile.is_numbered:
+        score += sum(
+            1 for t in hand if t.suit is tile.suit and t != tile and abs(t.rank - tile.rank) <= 2
+        )
+    return score
