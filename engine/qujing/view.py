@@ -4,8 +4,9 @@
 
 * ``"own_discards"``: the winner's discards this hand, in order (a list of tiles or notation
   strings, or one notation string such as ``"ESWNCFP"``). Ten winds / seven winds look at them.
-  When absent, the table's generic ``"rivers"`` and ``"seat"`` extras are used instead (the
-  winner's river; a discard another player claimed is then missing from it).
+  When absent, the table's generic extras are used instead: ``"discards"`` (every discard of
+  the hand as ``(seat, tile)``, claimed ones too) filtered by ``"seat"``, else the winner's river
+  from ``"rivers"`` (where a discard another player claimed is missing).
 * ``"kong_discard"``: true when the winning discard was made by a player right after his kong
   replacement draw (杠上炮).
 """
@@ -28,7 +29,10 @@ def own_discards_from(extras: Mapping[str, Any]) -> tuple[Tile, ...]:
     """The winner's own discards; raises NotationError quoting bad input."""
     if OWN_DISCARDS in extras:
         return _tiles(extras[OWN_DISCARDS], OWN_DISCARDS)
-    rivers, seat = extras.get("rivers"), extras.get("seat")
+    rivers, seat, log = extras.get("rivers"), extras.get("seat"), extras.get("discards")
+    if isinstance(log, Sequence) and isinstance(seat, int):
+        pairs = [p for p in log if isinstance(p, Sequence) and len(p) == 2]
+        return _tiles([tile for who, tile in pairs if who == seat], "discards")
     if isinstance(rivers, Sequence) and isinstance(seat, int) and 0 <= seat < len(rivers):
         return _tiles(rivers[seat], "rivers")
     return ()
