@@ -186,16 +186,12 @@ class TableModel:
             self._set_state(State.IDLE, now)
         elif action == Action.SHUFFLE:
             per_side = self.active_tiles // 4
-            counts = [per_side] * 4
-            short = self.armed_short_side
-            self.armed_short_side = 0
-            if short:
-                counts[short - 1] -= 1
-            self._emit(ev.ShuffleDone(self.active_tiles, *counts), now)
-            if short:
+            short, self.armed_short_side = self.armed_short_side, 0
+            if short:  # only a complete, counted shuffle is "done"
                 self._raise_fault(FaultCode.TILE_COUNT_MISMATCH, now, side=short,
                                   expected=per_side, counted=per_side - 1)  # fmt: skip
             else:
+                self._emit(ev.ShuffleDone(self.active_tiles, *[per_side] * 4), now)
                 self._set_state(State.WALLS_READY, now)
         else:
             self._emit(ev.WallsRaised(self.active_tiles), now)

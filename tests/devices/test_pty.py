@@ -1,0 +1,110 @@
+"""Driver and emulator over a real pseudo-terminal (and TCP): faults, retries, unplug, resets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from devices import device_events as ev
+from devices.codes import FaultCode, NakReason, State
+from devices.driver import (
+    DeviceResetDetected, LinkLost, LinkRestored, TableDriver, TableFaultError,
+)  # fmt: skip
+from devices.link import NakError
+from tests.devices.conftest import Recorder
+
+FAST = {"reply_timeout": 0.05, "poll_interval": 0.05, "active_poll_interval": 0.01,
+        "reconnect_interval": 0.02}  # fmt: skip
+
+
+def test_hundred_shuffles_through_one_percent_byte_faults(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.0005, fault_rate=0.01, seed=2024)
+    port = emulator.start_pty()
+    with TableDriver(port, **FAST) as table:
+        for _ in range(100):
+            assert table.shuffle().side_counts == (36, 36, 36, 36)
+            assert table.raise_walls() == 144
+        stats = table.link.stats
+    report = emulator.report()
+    assert report["executed"]["start_shuffle"] == 100  # type: ignore[index]
+    assert report["executed"]["raise_walls"] == 100  # type: ignore[index]
+    # the faults really happened and were really recovered from
+    assert report["bytes_corrupted"] > 50 and report["bytes_dropped"] > 50  # type: ignore[operator]
+    assert report["replayed"] > 0 and stats.retransmissions > 0  # type: ignore[operator]
+
+
+def test_unplug_replug_reconnects_and_detects_reset(make_emulator, recorder: Recorder) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=5)
+    port = emulator.start_pty()
+    with TableDriver(port, on_event=recorder, **FAST) as table:
+        table.shuffle()
+        table.raise_walls()
+        before = table.event_counter
+        old_boot = table.last_status.boot_id  # type: ignore[union-attr]
+        emulator.unplug(replug_after=0.05)
+        recorder.wait_for(lambda n: isinstance(n, LinkLost))
+        reset = recorder.wait_for(lambda n: isinstance(n, DeviceResetDetected))
+        assert isinstance(reset, DeviceResetDetected)
+        assert "event counter went back" in reset.reason and reset.previous_counter == before
+        recorder.wait_for(lambda n: isinstance(n, LinkRestored))
+        boot = recorder.wait_for(lambda n: isinstance(n, ev.EventRecord) and n.counter == 1)
+        assert isinstance(boot, ev.EventRecord) and isinstance(boot.body, ev.Boot)
+        assert table.resets_detected == 1
+        status = table.status()
+        assert status.boot_id == emulator.model.boot_id != old_boot
+        assert table.shuffle().tile_count == 144  # works again without a new driver
+    assert emulator.report()["executed"]["start_shuffle"] == 2  # type: ignore[index]
+
+
+def test_reset_after_counter_passed_is_caught_by_boot_id(make_emulator, recorder: Recorder) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=6)
+    port = emulator.start_pty()
+    with TableDriver(port, on_event=recorder, **{**FAST, "poll_interval": 60.0}) as table:
+        counter = table.event_counter
+        emulator.reset()
+        while emulator.model.counter <= counter + 2:
+            emulator.inject_fault(FaultCode.DICE_FAULT)
+        table._kick.set()  # poll now instead of in a minute
+        reset = recorder.wait_for(lambda n: isinstance(n, DeviceResetDetected))
+        assert "boot id changed" in reset.reason  # type: ignore[union-attr]
+
+
+def test_fault_reaches_caller_and_clears(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=7)
+    with TableDriver(emulator.start_pty(), **FAST) as table:
+        emulator.arm(short_side=2)
+        with pytest.raises(TableFaultError, match="expected 36, counted 35") as info:
+            table.shuffle()
+        fault = info.value.fault
+        assert (fault.fault, fault.side) == (FaultCode.TILE_COUNT_MISMATCH, 2)
+        with pytest.raises(NakError) as refused:
+            table.raise_walls()
+        assert refused.value.reason == NakReason.HARDWARE_FAULT
+        table.clear_error()
+        assert table.status().state == State.IDLE
+        assert table.shuffle().side_counts == (36, 36, 36, 36)
+
+
+def test_reset_command_resynchronises(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=8)
+    with TableDriver(emulator.start_pty(), **FAST) as table:
+        table.set_config(tile_count=136)
+        status = table.reset()
+        assert table.resets_detected == 1
+        assert status.boot_id == emulator.model.boot_id
+        assert status.active_tiles == 144 and status.pending_tiles == 0  # config lost with RAM
+
+
+def test_tcp_and_spy_urls(make_emulator, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=9)
+    url = emulator.start_tcp("127.0.0.1", 0)
+    assert url.startswith("socket://127.0.0.1:")
+    with TableDriver(url, **FAST) as table:
+        dice = table.roll_dice(count=3)
+        assert len(dice.values) == 3 and 3 <= dice.total <= 18
+    log = tmp_path / "spy.txt"
+    spy_url = f"spy://{make_emulator(time_scale=0.001).start_pty()}?file={log}"
+    with TableDriver(spy_url, **FAST) as table:  # pyserial's spy:// wraps a native port
+        assert table.get_info().model.startswith("Tilesight emulator")
+    assert "TX" in log.read_text()
