@@ -7,6 +7,7 @@ to :class:`UnknownEvent` so an older host skips events a newer device adds.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import struct
 from typing import ClassVar
 
@@ -215,3 +216,22 @@ def decode_records(data: bytes, count: int) -> tuple[EventRecord, ...]:
             body = UnknownEvent(code, body_data)
         records.append(EventRecord(counter, uptime, body))
     return tuple(records)
+
+
+def record_to_dict(record: EventRecord) -> dict[str, object]:
+    """A JSON-ready view of one record: counter, uptime, event name and its fields."""
+    body = record.body
+    name = f"unknown_{body.raw_code}" if isinstance(body, UnknownEvent) else body.code.name.lower()
+    fields: dict[str, object] = {}
+    for field in dataclasses.fields(body):  # type: ignore[arg-type]
+        value = getattr(body, field.name)
+        if isinstance(value, bytes):
+            value = value.hex()
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, enum.Enum):
+            value = value.name.lower()
+        fields[field.name] = value
+    if isinstance(body, ShuffleDone):
+        fields = {"tile_count": body.tile_count, "side_counts": list(body.side_counts)}
+    return {"counter": record.counter, "uptime_ms": record.uptime_ms, "event": name, **fields}

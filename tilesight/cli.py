@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from tilesight import __version__
 
 #: Subcommand modules under tilesight.commands, in the order shown by --help.
-COMMAND_MODULES: tuple[str, ...] = ("replay", "demo", "run", "scores")
+COMMAND_MODULES: tuple[str, ...] = ("replay", "demo", "run", "scores", "table", "table_emulator")
 
 
 class CliError(Exception):
