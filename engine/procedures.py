@@ -157,6 +157,7 @@ WSOM = register_procedure(
         name="wsom",
         aliases=("wmc", "mcr-wsom"),
         description="World Series of Mahjong v1.03: 136 tiles, 14 reserved, two-roll break",
+        default_rules="zung-jung",  # seeds 000/004: "scored by the World Mahjong Contest method"
     )
 )
 NATIONAL = register_procedure(

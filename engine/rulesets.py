@@ -20,7 +20,9 @@ from engine.tiles import Tile, Wind
 
 #: Built-in rule-set modules, imported on first lookup (each calls :func:`register`).
 BUILTIN_MODULES: tuple[str, ...] = (
+    "engine.mcr.ruleset",
     "engine.qujing",
+    "engine.zungjung",
 )
 
 
