@@ -112,6 +112,7 @@ class HandSimulator:
             later: dict[int, list[Tile]] = {s: [] for s in range(4)}
             for seat in ((self.dealer + k) % 4 for k in range(4)):
                 for flower in pending[seat]:
+                    self.t += self.rng.uniform(0.5, 1.5)
                     self._flower(seat, flower)
                     tile = self._draw(seat, replacement=True)
                     if tile.is_flower:
