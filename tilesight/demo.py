@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -80,7 +80,7 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
         store = ScoreStore(options.scores_db or Path(tmp) / "scores.sqlite")
         if options.consumer:
             consumer = ScoreConsumer(
-                endpoint, options.tournament, store, name=f"demo-{options.table}"
+                endpoint, options.tournament, store, name=f"demo-scores-{options.table}"
             )
             consumer.start()
 
@@ -121,12 +121,14 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
                     flush=True,
                 )
                 for action in hand.actions:
-                    if service.apply(action) and options.pace_s:
+                    # stamped with the real time when applied: overlays run the turn clock
+                    if service.apply(replace(action, at=None)) and options.pace_s:
                         time.sleep(options.pace_s)
                 summary.hands += 1
             summary.unsent = 0 if service.link.wait_drained(60) else outbox.counts()[1]
             if consumer is not None:
-                summary.caught_up = consumer.wait_caught_up(60, options.table)
+                target = service.engine.position
+                summary.caught_up = consumer.wait_caught_up(60, options.table, target)
         finally:
             service.stop(drain_timeout=5)
             if consumer is not None:

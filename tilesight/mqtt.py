@@ -113,6 +113,7 @@ class TableLink:
         self._state: str | None = None
         self.acked = 0
         self.connects = 0
+        self._stopping = False
         self._client = make_client(endpoint, client_id or f"tilesight-{topics.table}", tls=tls)
         will = Properties(PacketTypes.WILLMESSAGE)
         will.WillDelayInterval = will_delay_s
@@ -136,6 +137,7 @@ class TableLink:
     def stop(self, drain_timeout: float = 5.0) -> None:
         """Wait for outstanding PUBACKs, publish ``offline``, disconnect cleanly (no will)."""
         self.wait_drained(drain_timeout)
+        self._stopping = True
         if self.connected.is_set():
             info = self._client.publish(self.topics.status, "offline", qos=1, retain=True)
             info.wait_for_publish(timeout=2.0)
@@ -212,7 +214,7 @@ class TableLink:
         self.connected.set()
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: ReasonCode, _p: Any) -> None:
-        if self.connected.is_set():
+        if self.connected.is_set() and not self._stopping:
             log.warning("lost the broker (%s); events are kept in the outbox", rc)
         self.connected.clear()
 

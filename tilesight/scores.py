@@ -119,15 +119,24 @@ class ScoreConsumer:
         with self._lock:
             return {k: (s.contiguous, s.announced) for k, s in self._streams.items()}
 
-    def caught_up(self, table: str | None = None) -> bool:
-        """Every announced stream (of ``table``) is stored without holes up to its end."""
+    def caught_up(self, table: str | None = None, target: tuple[int, int] | None = None) -> bool:
+        """Every announced stream (of ``table``) is stored without holes up to its end; with
+        ``target`` ``(epoch, seq)``, also that ``table``'s stream reached it."""
         with self._lock:
-            streams = [s for (t, _), s in self._streams.items() if table in (None, t)]
-            return bool(streams) and all(s.announced > 0 and s.contiguous >= s.end for s in streams)
+            streams = {k: s for k, s in self._streams.items() if table in (None, k[0])}
+            if target is not None and table is not None:
+                reached = streams.get((table, target[0]))
+                if reached is None or reached.contiguous < target[1]:
+                    return False
+            return bool(streams) and all(
+                s.announced > 0 and s.contiguous >= s.end for s in streams.values()
+            )
 
-    def wait_caught_up(self, timeout: float, table: str | None = None) -> bool:
+    def wait_caught_up(
+        self, timeout: float, table: str | None = None, target: tuple[int, int] | None = None
+    ) -> bool:
         deadline = time.monotonic() + timeout
-        while not self.caught_up(table):
+        while not self.caught_up(table, target):
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.05)

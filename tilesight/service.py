@@ -10,7 +10,6 @@ while it waited is dropped, not executed.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import queue
 import threading
@@ -193,12 +192,4 @@ class TableService:
         for row in rows:
             self.link.reply(command, row.payload)
         log.info("resync: replayed %d events (%d..%d)", len(rows), request.from_seq, request.to_seq)
-        return {
-            "replayed": len(rows),
-            "seqs": [row.seq for row in rows][:1] + [row.seq for row in rows][-1:],
-        }
-
-
-def decode_reply(payload: bytes) -> dict[str, Any]:
-    data = json.loads(payload)
-    return data if isinstance(data, dict) else {"value": data}
+        return {"replayed": len(rows)}

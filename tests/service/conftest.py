@@ -93,7 +93,110 @@ class ScriptedEngine:
         ]
 
     def snapshot(self) -> dict[str, Any]:
-        return {"hand": self.hand, "scores": list(self.scores)}
+        return {"hand": {"number": self.hand, "turn": 0}, "scores": list(self.scores)}
 
     def private_snapshot(self) -> dict[str, Any]:
         return {"hand": self.hand}
+
+
+class Probe:
+    """A plain MQTT 5 client for tests: collects messages, publishes with properties."""
+
+    def __init__(
+        self, url: str, client_id: str, username: str | None = None, password: str | None = None
+    ) -> None:
+        import threading
+
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from tilesight.config import parse_mqtt_url
+
+        self.endpoint = parse_mqtt_url(url)
+        self.messages: list[Any] = []
+        self.acks: dict[int, Any] = {}
+        self.connected = threading.Event()
+        self._lock = threading.Lock()
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5
+        )
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.on_connect = lambda *a: self.connected.set()
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+
+    def _on_message(self, _c: Any, _u: Any, msg: Any) -> None:
+        with self._lock:
+            self.messages.append(msg)
+
+    def _on_publish(self, _c: Any, _u: Any, mid: int, rc: Any, _p: Any) -> None:
+        with self._lock:
+            self.acks[mid] = rc
+
+    def __enter__(self) -> Probe:
+        self.client.connect(self.endpoint.host, self.endpoint.port)
+        self.client.loop_start()
+        wait_until(self.connected.is_set, 5, "probe connection")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def subscribe(self, topic: str) -> None:
+        import threading
+
+        done = threading.Event()
+        self.client.on_subscribe = lambda *a: done.set()
+        self.client.subscribe(topic, qos=1)
+        wait_until(done.is_set, 5, f"subscription to {topic}")
+
+    def on(self, topic_suffix: str) -> list[Any]:
+        with self._lock:
+            return [m for m in self.messages if m.topic.endswith(topic_suffix)]
+
+    def command(
+        self,
+        topic: str,
+        payload: str | bytes,
+        *,
+        reply_to: str | None = None,
+        correlation: bytes = b"c1",
+        expiry: int | None = None,
+    ) -> Any:
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        props = Properties(PacketTypes.PUBLISH)
+        if reply_to:
+            props.ResponseTopic = reply_to
+            props.CorrelationData = correlation
+        if expiry is not None:
+            props.MessageExpiryInterval = expiry
+        info = self.client.publish(topic, payload, qos=1, properties=props)
+        wait_until(lambda: info.mid in self.acks, 5, "PUBACK")
+        return self.acks[info.mid]
+
+
+def make_service(
+    broker_url: str,
+    table: str = "T1",
+    *,
+    outbox: Any = None,
+    tournament: str = "cup",
+    **kwargs: Any,
+) -> Any:
+    from tilesight.config import parse_mqtt_url
+    from tilesight.outbox import Outbox
+    from tilesight.service import TableService
+    from tilesight.topics import TableTopics
+
+    return TableService(
+        topics=TableTopics(tournament, table),
+        engine=kwargs.pop("engine", None) or ScriptedEngine(table),
+        outbox=outbox or Outbox(":memory:"),
+        endpoint=parse_mqtt_url(broker_url),
+        will_delay_s=kwargs.pop("will_delay_s", 0),
+        **kwargs,
+    )
