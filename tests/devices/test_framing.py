@@ -8,12 +8,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from devices.codes import NakReason, State
 from devices.framing import (
-    BadFrame, Flag, Frame, FrameDecoder, FrameError, cobs_decode, cobs_encode, crc16, decode_body,
-    encode_frame, frame_body,
+    BadFrame,
+    Flag,
+    Frame,
+    FrameDecoder,
+    FrameError,
+    cobs_decode,
+    cobs_encode,
+    crc16,
+    decode_body,
+    encode_frame,
+    frame_body,
 )  # fmt: skip
 from devices.messages import Accepted, GetStatus, Nak, Opcode, StartShuffle, message_frame
-from devices.codes import NakReason, State
 
 COBS_VECTORS = [
     ("00", "01 01"),
@@ -67,7 +76,7 @@ FRAME_VECTORS = [
 
 
 @pytest.mark.parametrize(("message", "seq", "ack", "flags", "body", "wire"), FRAME_VECTORS)
-def test_frame_vectors(message, seq, ack, flags, body, wire) -> None:  # type: ignore[no-untyped-def]
+def test_frame_vectors(message, seq, ack, flags, body, wire) -> None:  # type: ignore[no-untyped-def]  # noqa: PLR0917
     frame = message_frame(message, seq=seq, ack=ack, flags=flags)
     assert frame_body(frame) == bytes.fromhex(body)
     assert encode_frame(frame) == bytes.fromhex(wire)

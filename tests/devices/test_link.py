@@ -65,7 +65,9 @@ def test_corrupt_reply_and_nak_crc_retransmit_immediately() -> None:
     link = Link(transport, reply_timeout=30.0)  # a timeout would hang: the retries are immediate
     link._seq = 4
     started = time.monotonic()
-    assert link.exchange(SHUFFLE, link.allocate_seq(), attempts=3, deadline=started + 60) == accepted
+    assert (
+        link.exchange(SHUFFLE, link.allocate_seq(), attempts=3, deadline=started + 60) == accepted
+    )
     assert time.monotonic() - started < 5
     assert link.stats.bad_frames == 1
     transport.assert_done()
@@ -80,7 +82,10 @@ def test_stale_reply_for_an_older_seq_is_ignored() -> None:
         wire(status_ack, seq=8, ack=4) + wire(accepted, seq=9, ack=5),
     )
     link = make_link(transport)
-    assert link.exchange(SHUFFLE, link.allocate_seq(), attempts=1, deadline=time.monotonic() + 1) == accepted
+    assert (
+        link.exchange(SHUFFLE, link.allocate_seq(), attempts=1, deadline=time.monotonic() + 1)
+        == accepted
+    )
     assert link.stats.stale_replies == 1
     # the next command acknowledges the device's reply seq 9
     transport.expect(wire(GetStatus(), seq=6, ack=9))
@@ -94,7 +99,10 @@ def test_busy_nak_is_returned_not_retried() -> None:
     busy = Nak(NakReason.BUSY, Opcode.START_SHUFFLE, State.SHUFFLING, 0)
     transport.expect(wire(SHUFFLE, seq=5, ack=0), wire(busy, seq=9, ack=5))
     link = make_link(transport)
-    assert link.exchange(SHUFFLE, link.allocate_seq(), attempts=3, deadline=time.monotonic() + 1) == busy
+    assert (
+        link.exchange(SHUFFLE, link.allocate_seq(), attempts=3, deadline=time.monotonic() + 1)
+        == busy
+    )
     transport.assert_done()
 
 

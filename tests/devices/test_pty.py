@@ -9,7 +9,11 @@ import pytest
 from devices import device_events as ev
 from devices.codes import FaultCode, NakReason, State
 from devices.driver import (
-    DeviceResetDetected, LinkLost, LinkRestored, TableDriver, TableFaultError,
+    DeviceResetDetected,
+    LinkLost,
+    LinkRestored,
+    TableDriver,
+    TableFaultError,
 )  # fmt: skip
 from devices.link import NakError
 from tests.devices.conftest import Recorder
