@@ -248,7 +248,7 @@ class Table(WinsMixin):
         hand = self._live_hand(seat)
         if hand is None:
             return
-        if hand.phase is not Phase.DISCARD or hand.turn != seat:
+        if hand.turn != seat:  # in turn but before drawing: the size check calls it xianggong
             due = f"seat {hand.turn} to {hand.phase.value}"
             self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {tile} while it is {due}")
         state = hand.seats[seat]
