@@ -227,7 +227,12 @@ class Emulator:
 
     def _run(self) -> None:
         while not self._stop:
-            readable = select.select(self._watched(), [], [], self._timeout())[0]
+            with self._lock:
+                watched, timeout = self._watched(), self._timeout()
+            try:
+                readable = select.select(watched, [], [], timeout)[0]
+            except (OSError, ValueError):
+                continue  # a port closed by unplug() between the snapshot and the select
             if self._wake_r in readable:
                 os.read(self._wake_r, 4096)
             with self._lock:
