@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine import actions as act
 from engine.actions import Action
 from engine.events import Event
 from engine.procedures import find_procedure
 from engine.rulesets import find_rules
-from engine.simulate import PlayVerb, SimulatedHand, SimulatedPlay, simulate_game
+from engine.simulate import simulate_game
+from engine.simulate_actions import to_actions
 from engine.table import Table
 from engine.table_core import seeded_id_factory
 from engine.table_events import public_form
@@ -57,11 +57,11 @@ class TableEngine:
     """
 
     def __init__(
-        self, *, table_id: str, procedure: str, rules: str, seed: int = 0, epoch: int = 1
+        self, *, table_id: str, procedure: str, rules: str | None, seed: int = 0, epoch: int = 1
     ) -> None:
         self.table = Table(
             procedure=find_procedure(procedure),
-            rules=find_rules(rules),
+            rules=find_rules(rules) if rules else None,  # None: the procedure's default
             table_id=table_id,
             epoch=epoch,
             id_factory=seeded_id_factory(seed),
@@ -140,52 +140,7 @@ def demo_hands(procedure: str, seed: int, hands: int) -> Iterator[DemoHand]:
     """The engine's deterministic simulation of ``hands`` hands, converted to table actions."""
     game = simulate_game(find_procedure(procedure), seed=seed, hands=hands)
     for hand in game.hands:
-        yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(hand_actions(hand)))
-
-
-def hand_actions(hand: SimulatedHand) -> Iterator[Action]:
-    """Engine actions of a simulated hand (the wall order travels with ``HandStart``)."""
-    yield act.HandStart(
-        at=hand.start,
-        procedure=hand.procedure,
-        dealer=hand.dealer,
-        prevalent_wind=hand.prevailing_wind,
-        dice=hand.dice,
-        wall=hand.wall,
-        hand_number=hand.index + 1,
-    )
-    for play in hand.plays:
-        yield _play_action(hand, play)
-
-
-def _play_action(hand: SimulatedHand, play: SimulatedPlay) -> Action:
-    seat, at, tile = play.seat if play.seat is not None else 0, play.at, play.tile
-    verb = play.verb
-    if verb is PlayVerb.DEAL:
-        return act.Deal(at=at, seat=seat, tiles=play.tiles)
-    if verb is PlayVerb.DRAW:
-        return act.Draw(at=at, seat=seat, tile=tile, replacement=play.replacement)
-    if verb is PlayVerb.WASHOUT:
-        return act.Washout(at=at)
-    if verb is PlayVerb.CHOW:
-        assert play.meld is not None
-        return act.Chow(at=at, seat=seat, tiles=play.meld.tiles, tile=tile)
-    if verb is PlayVerb.WIN:
-        win = hand.win
-        return act.Win(at=at, seat=seat, tile=tile, hand=win.hand if win else None)
-    assert tile is not None, play
-    simple: dict[
-        PlayVerb,
-        type[act.Discard | act.Pung | act.Kong | act.ConcealedKong | act.AddedKong | act.Flower],
-    ] = {
-        PlayVerb.DISCARD: act.Discard,
-        PlayVerb.PUNG: act.Pung,
-        PlayVerb.KONG: act.Kong,
-        PlayVerb.CONCEALED_KONG: act.ConcealedKong,
-        PlayVerb.ADDED_KONG: act.AddedKong,
-        PlayVerb.FLOWER: act.Flower,
-    }
-    return simple[verb](at=at, seat=seat, tile=tile)
+        yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(to_actions(hand)))
 
 
 def input_workers(config: ServiceConfig, service: TableService) -> list[tuple[str, Work]]:

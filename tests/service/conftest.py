@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from engine.events import Event, make_event_id
 from engine.table_events import HandEnded, HandStarted, TileDiscarded
 from engine.tiles import Tile, Wind
 from tilesight.broker import MosquittoBroker, find_mosquitto
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

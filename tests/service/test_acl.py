@@ -1,0 +1,70 @@
+"""The example Mosquitto ACL: overlays cannot command a table, referees can, tables stay home."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Washout
+from tests.service.conftest import REPO_ROOT, Probe, make_service, wait_until
+from tilesight.broker import MosquittoBroker, find_mosquitto
+
+ACCOUNTS = {
+    "T1": "t1-pw",
+    "T2": "t2-pw",
+    "overlay": "ov-pw",
+    "referee": "ref-pw",
+    "scores": "sc-pw",
+}
+
+
+@pytest.fixture
+def secured_broker(tmp_path: Path):
+    if find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed")
+    passwords = tmp_path / "passwords"
+    passwords.touch()
+    for user, password in ACCOUNTS.items():
+        subprocess.run(
+            ["mosquitto_passwd", "-b", str(passwords), user, password],
+            check=True,
+            capture_output=True,
+        )
+    acl = REPO_ROOT / "examples" / "mosquitto" / "acl"
+    with MosquittoBroker(password_file=passwords, acl_file=acl, workdir=tmp_path) as broker:
+        yield broker
+
+
+def _url(broker: MosquittoBroker, user: str) -> str:
+    return f"mqtt://{user}:{ACCOUNTS[user]}@127.0.0.1:{broker.port}"
+
+
+def test_only_referees_may_command_a_table(secured_broker: MosquittoBroker):
+    service = make_service(_url(secured_broker, "T1"))
+    service.start()
+    try:
+        wait_until(service.link.connected.is_set, 10, "table connection")
+        service.apply(Washout())
+        wait_until(lambda: service.outbox.counts()[1] == 0, 10, "event accepted by the ACL")
+        body = json.dumps({"alert": "a1"})
+        with Probe(secured_broker.url, "ov", "overlay", ACCOUNTS["overlay"]) as overlay:
+            refused = overlay.command("tilesight/v1/cup/T1/cmd/ack", body)
+            overlay.subscribe("tilesight/v1/cup/T1/#")
+            wait_until(lambda: overlay.on("/state"), 5, "public state for the overlay")
+        with Probe(secured_broker.url, "tab2", "T2", ACCOUNTS["T2"]) as other_table:
+            other = other_table.command("tilesight/v1/cup/T1/cmd/ack", body)
+            forged = other_table.command("tilesight/v1/cup/T1/events/win_declared", b"{}")
+        with Probe(secured_broker.url, "ref", "referee", ACCOUNTS["referee"]) as referee:
+            reply_to = "tilesight/v1/cup/T1/reply/ref"
+            referee.subscribe(reply_to)
+            accepted = referee.command("tilesight/v1/cup/T1/cmd/ack", body, reply_to=reply_to)
+            wait_until(lambda: referee.on("/reply/ref"), 5, "the referee's reply")
+    finally:
+        service.stop()
+    assert refused.value == 0x87 and other.value == 0x87 and forged.value == 0x87
+    assert accepted.value == 0
+    assert service.executed == ["ack"]  # only the referee's command ran
+    assert not overlay.on("/private/state")  # overlays never see concealed information
