@@ -188,3 +188,18 @@ def test_seven_pairs_with_four_identical_tiles(rules: ZungJung) -> None:
     result = rules.score(request("1111s 3355m 77p 99p E", "E", DISCARD))
     assert result.valid and {f.id: f.count for f in result.fans} == {"10.2": 1}
     assert result.total == 30
+
+
+@pytest.mark.parametrize(
+    ("hand", "win", "total", "ids"),
+    [
+        # zjmj engine.test.ts, original mode: Pure One-Suit alone
+        ("[234s] 456678s 111s 9s", "9s", 80, ["2.1.2"]),
+        # zjmj: a "Five Suits" hand has no v3.3 pattern at all (a chicken hand)
+        ("[123s] [EEE] 456m 777p C", "C", 1, ["chicken"]),
+    ],
+)
+def test_reference_implementation_cases(hand: str, win: str, total: int, ids: list[str]) -> None:
+    result = ZungJung(minimum=0).score(request(hand, win, DISCARD))
+    assert result.total == total
+    assert [f.id for f in result.fans] == ids
