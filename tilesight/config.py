@@ -104,7 +104,9 @@ class ServiceConfig(_Model):
     tournament: str = Field(description="Tournament id: a topic level, e.g. 'mcr-open-2026'.")
     table: str = Field(description="Table id within the tournament, e.g. 'T01'.")
     procedure: str = Field("wsom", description="Wall-building procedure name (find_procedure).")
-    rules: str = Field("mcr", description="Rule set name (find_rules).")
+    rules: str | None = Field(
+        None, description="Rule set name (find_rules); unset: the procedure's (wsom: zung-jung)."
+    )
     cameras: list[CameraConfig] = Field(default_factory=list, description="Cameras to read.")
     calibration: CalibrationConfig = Field(
         default_factory=CalibrationConfig, description="Camera calibration."
