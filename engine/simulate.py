@@ -40,8 +40,13 @@ def simulate_game(
     start: float = DEFAULT_START,
     washout_every: int = 5,
     first_dealer: int = 0,
+    slow_play: float = 0.0,
 ) -> SimulatedGame:
-    """Play ``hands`` hands; hand ``i`` is a designed washout if ``(i+1) % washout_every == 0``."""
+    """Play ``hands`` hands; hand ``i`` is a designed washout if ``(i+1) % washout_every == 0``.
+
+    ``slow_play`` is the chance that a discard takes 16-40 s (over WSOM's 15 s limit), so demos
+    and overlays can show time alerts; by default everybody plays in time.
+    """
     if not procedure.has_wall_model:
         raise ValueError(
             f"procedure {procedure.name!r} has no wall to simulate; use wsom or national"
@@ -52,7 +57,8 @@ def simulate_game(
     clock = start
     for index in range(hands):
         designed_washout = washout_every > 0 and (index + 1) % washout_every == 0
-        sim = HandSimulator(procedure, random.Random(rng.getrandbits(64)), dealer, index, clock)
+        hand_rng = random.Random(rng.getrandbits(64))
+        sim = HandSimulator(procedure, hand_rng, dealer, index, clock, slow_play=slow_play)
         hand = sim.play(winner=None if designed_washout else rng.randrange(4))
         out.append(hand)
         clock = hand.plays[-1].at + 60.0

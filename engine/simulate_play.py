@@ -14,6 +14,7 @@ from collections import Counter
 
 from engine.notation import Hand
 from engine.procedures import Procedure
+from engine.simulate_supply import TileSupply, tile_index
 from engine.simulate_targets import ClaimPlan, WinnerPlan, plan_winner
 from engine.simulate_types import (
     PlayVerb,
@@ -29,8 +30,17 @@ DRAW, AFTER_DRAW, AFTER_CLAIM = "draw", "after_draw", "after_claim"
 
 
 class HandSimulator:
+    """Plays one hand; ``slow_play`` is the chance of a discard over the 15 s limit."""
+
     def __init__(
-        self, procedure: Procedure, rng: random.Random, dealer: int, index: int, start: float
+        self,
+        procedure: Procedure,
+        rng: random.Random,
+        dealer: int,
+        index: int,
+        start: float,
+        *,
+        slow_play: float = 0.0,
     ) -> None:
         self.procedure, self.rng, self.dealer, self.index, self.start = (
             procedure,
@@ -46,26 +56,20 @@ class HandSimulator:
         self.hands: list[list[Tile]] = [[] for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.flowers = [0, 0, 0, 0]
-        self.pool: Counter[Tile] = Counter(procedure_tiles(procedure))
-        self.reserved: Counter[Tile] = Counter()
         self.plan: WinnerPlan | None = None
-        self.plants: list[tuple[int, Tile, ClaimPlan | None]] = []  # (carrier, tile, claim)
-        self.win_tile_out = False
+        self.supply = TileSupply(procedure, rng, self.wall, None)
         self.last_draw: tuple[Tile, bool] | None = None
+        self.slow_play = slow_play
 
     # --- the hand ---------------------------------------------------------------------------
     def play(self, winner: int | None) -> SimulatedHand:
         if winner is not None:
             self.plan = plan_winner(self.rng, winner, self.dealer)
-            self.reserved = self.plan.target.tiles()
-            self.pool -= self.reserved
-            for tile in self.plan.dealt:
-                self.reserved[tile] -= 1
+            self.supply = TileSupply(self.procedure, self.rng, self.wall, self.plan)
         deal = self._deal()
         self._initial_flowers()
         win = self._loop()
-        leftovers = list((self.pool + self.reserved).elements())
-        self.rng.shuffle(leftovers)
+        leftovers = self.supply.leftovers()
         order = list(self.wall.order())
         for i in range(len(order)):
             if order[i] is None:
@@ -93,7 +97,7 @@ class HandSimulator:
             seat = (self.dealer + offset) % 4
             tiles = list(plan.dealt) if plan and plan.seat == seat else []
             while len(tiles) < len(positions):
-                tiles.append(self._junk(seat, allow_flower=self.procedure.flowers))
+                tiles.append(self.supply.junk(seat, allow_flower=self.procedure.flowers))
             self.rng.shuffle(tiles)
             out[seat] = tuple(tiles)
             self.hands[seat] = list(tiles)
@@ -132,11 +136,12 @@ class HandSimulator:
                     return self._win(seat, self.last_draw[0], None)
                 if self._self_kong(seat):
                     continue
-            self.t += self.rng.uniform(2.0, 7.0)
+            slow = self.slow_play and self.rng.random() < self.slow_play
+            self.t += self.rng.uniform(16.0, 40.0) if slow else self.rng.uniform(2.0, 7.0)
             tile = self._choose_discard(seat)
             self.hands[seat].remove(tile)
             self._add(seat, PlayVerb.DISCARD, tile=tile)
-            plant = self._pop_plant(seat, tile)
+            plant = self.supply.pop_plant(seat, tile)
             if self.plan and self.plan.seat != seat and self._complete(self.plan.seat, tile):
                 self.t += self.rng.uniform(0.5, 1.5)
                 return self._win(self.plan.seat, tile, seat)
@@ -215,7 +220,7 @@ class HandSimulator:
             return False
         plan = self.plan if self.plan and self.plan.seat == seat and not self.plan.broken else None
         counts = Counter(self.hands[seat])
-        for tile, n in sorted(counts.items()):
+        for tile, n in sorted(counts.items(), key=lambda item: item[0].index):
             wanted = plan is None or (
                 plan.kong_set is not None and plan.target.sets[plan.kong_set].tiles[0] == tile
             )
@@ -262,7 +267,7 @@ class HandSimulator:
         return tile
 
     def _draw(self, seat: int, *, replacement: bool) -> Tile:
-        tile = self._choose_tile(seat)
+        tile = self.supply.choose(seat)
         if replacement:
             self.wall.draw_replacement(tile)
         else:
@@ -277,107 +282,20 @@ class HandSimulator:
         self.flowers[seat] += 1
         self._add(seat, PlayVerb.FLOWER, tile=flower)
 
-    def _choose_tile(self, seat: int) -> Tile:
-        """The tile this draw brings: a planned one, a tile to plant, or a random one."""
-        last = self.wall.next_is_last
-        plan = self.plan
-        if plan is not None and not plan.broken:
-            urgent = self.wall.live <= 4 * (self._outstanding(plan) + 2)
-            if seat == plan.seat:
-                need = self._next_need(plan, urgent)
-                if need is not None and (urgent or self.rng.random() < 0.3):
-                    self.reserved[need] -= 1
-                    if need in plan.draw_needs:
-                        plan.draw_needs.remove(need)
-                    elif need == plan.added_kong_tile:
-                        plan.added_kong_drawn = True
-                    return need
-            else:
-                plant = self._plant_for(plan, seat, last)
-                if plant is not None and (urgent or self.rng.random() < 0.3):
-                    tile, claim = plant
-                    self.reserved[tile] -= 1
-                    self.plants.append((seat, tile, claim))
-                    if claim is None:
-                        self.win_tile_out = True
-                    else:
-                        claim.carrier = seat
-                    return tile
-        return self._junk(seat, allow_flower=self.procedure.flowers and not last)
-
-    def _outstanding(self, plan: WinnerPlan) -> int:
-        return len(plan.draw_needs) + sum(not c.done for c in plan.claims) + 2
-
-    def _next_need(self, plan: WinnerPlan, urgent: bool) -> Tile | None:
-        for tile in plan.draw_needs:
-            if self.reserved[tile] > 0:
-                return tile
-        kong_tile = plan.added_kong_tile
-        if kong_tile is not None and not plan.added_kong_drawn:
-            if plan.kong_set in plan.melded_sets and self.reserved[kong_tile] > 0:
-                return kong_tile
-            return None
-        if any(not c.done for c in plan.claims) or self.win_tile_out:
-            return None
-        if (not plan.win_by_discard or urgent) and self.reserved[plan.win_tile] > 0:
-            return plan.win_tile
-        return None
-
-    def _plant_for(
-        self, plan: WinnerPlan, seat: int, last: bool
-    ) -> tuple[Tile, ClaimPlan | None] | None:
-        if any(p[0] == seat for p in self.plants):
-            return None
-        for claim in plan.claims:
-            if claim.done or claim.carrier not in (None, seat) or last:
-                continue
-            if any(p[2] is claim for p in self.plants) or self.reserved[claim.tile] <= 0:
-                continue
-            return claim.tile, claim
-        waiting = not plan.draw_needs and all(c.done for c in plan.claims)
-        kong_done = plan.added_kong_tile is None or plan.added_kong_drawn
-        ready = waiting and kong_done and not self.win_tile_out
-        if plan.win_by_discard and ready and self.reserved[plan.win_tile] > 0:
-            return plan.win_tile, None
-        return None
-
-    def _pop_plant(self, seat: int, tile: Tile) -> ClaimPlan | None:
-        for i, (carrier, planted, claim) in enumerate(self.plants):
-            if carrier == seat and planted == tile:
-                del self.plants[i]
-                return claim
-        return None
-
-    def _junk(self, seat: int, *, allow_flower: bool) -> Tile:
-        avoid = set(self.plan.target.tiles()) if self.plan and self.plan.seat == seat else set()
-        choices = [t for t in self.pool.elements() if allow_flower or not t.is_flower]
-        flowers = [t for t in choices if t.is_flower]
-        if flowers and len(flowers) >= self.wall.live - 3:  # never leave flowers for the last draw
-            choices = flowers
-        preferred = [t for t in choices if t not in avoid] or choices
-        if not preferred:  # the free tiles ran out: give up the plan's reserve
-            if self.plan is not None:
-                self.plan.broken = True
-            self.pool += self.reserved
-            self.reserved = Counter()
-            preferred = [t for t in self.pool.elements() if allow_flower or not t.is_flower]
-        tile = self.rng.choice(sorted(preferred))
-        self.pool[tile] -= 1
-        return tile
-
     # --- discards and the end ---------------------------------------------------------------
     def _choose_discard(self, seat: int) -> Tile:
         hand = self.hands[seat]
-        for carrier, tile, _ in self.plants:
-            if carrier == seat and tile in hand:
-                return tile
+        planted = self.supply.planted_in(seat, hand)
+        if planted is not None:
+            return planted
         plan = self.plan
         if plan is not None and plan.seat == seat:
             junk = list((Counter(hand) - self._remainder(plan)).elements())
             if junk:
-                return self.rng.choice(sorted(junk))
+                return self.rng.choice(sorted(junk, key=tile_index))
             plan.broken = True
-        return min(sorted(hand), key=lambda t: (_connections(t, hand), self.rng.random()))
+        ordered = sorted(hand, key=tile_index)
+        return min(ordered, key=lambda t: (_connections(t, ordered), self.rng.random()))
 
     def _remainder(self, plan: WinnerPlan) -> Counter[Tile]:
         melded = Counter(t for m in self.melds[plan.seat] for t in m.tiles)
@@ -435,8 +353,7 @@ def _runs_with(tile: Tile) -> list[tuple[Tile, ...]]:
 def _connections(tile: Tile, hand: list[Tile]) -> int:
     """How useful a tile looks: copies held plus same-suit neighbours within two ranks."""
     score = 2 * (hand.count(tile) - 1)
-    if tile.is_numbered:
-        score += sum(
-            1 for t in hand if t.suit is tile.suit and t != tile and abs(t.rank - tile.rank) <= 2
-        )
+    if tile.suit.is_numbered:
+        suit, rank = tile.suit, tile.rank
+        score += sum(1 for t in hand if t.suit is suit and 0 < abs(t.rank - rank) <= 2)
     return score

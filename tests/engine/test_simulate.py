@@ -196,3 +196,20 @@ def test_simulated_timestamps_respect_the_wsom_time_limits() -> None:
                 assert clock.on_discard(play.seat, play.at) == []
             elif play.verb is PlayVerb.WIN:
                 assert clock.on_win(play.seat, play.at) == []
+
+
+def test_slow_play_produces_overtime_that_the_clock_reports() -> None:
+    hand = simulate_game(WSOM, 4, 1, slow_play=0.5).hands[0]
+    clock = TurnClock(limits_for(WSOM), hand.start, dealer=hand.dealer)
+    clock.on_turn_start(hand.dealer, hand.start)
+    overtimes = []
+    for play in hand.plays:
+        if play.seat is None:
+            continue
+        if play.verb in (PlayVerb.CHOW, PlayVerb.PUNG) or (
+            play.verb is PlayVerb.DRAW and clock.current_turn != play.seat
+        ):
+            clock.on_turn_start(play.seat, play.at)
+        elif play.verb is PlayVerb.DISCARD:
+            overtimes += clock.on_discard(play.seat, play.at)
+    assert overtimes and all(o.penalty_points >= 5 for o in overtimes)
