@@ -9,8 +9,8 @@ answers "allowed" everywhere, so the table needs no ``if rules == ...`` branch.
   until it has discarded.
 * Temporary win furiten: a seat that passes a discard (or added-kong tile) it could have won on
   may not win on a discard until its next draw.
-* Last four tiles: once at most ``must_win_tiles_left`` tiles remain in the wall, a legal,
-  non-furiten win must be taken (draw or discard).
+* Last four tiles: once one of the last ``must_win_tiles_left`` tiles has been drawn (fewer than
+  that many remain in the wall), a legal, non-furiten win must be taken (draw or discard).
 * Claims: win > kong = pung; several winners on one discard; kong/pung by the discarder's lower
   seat > opposite > upper.
 """
@@ -91,10 +91,11 @@ class QujingHandRules:
         return seat in self._win_furiten
 
     def in_last_tiles(self, tiles_left: int) -> bool:
-        """Whether the last-tiles rule is in force with ``tiles_left`` tiles still in the wall."""
+        """Whether the last-tiles rule is in force with ``tiles_left`` tiles still in the wall
+        after the latest draw (that draw took one of the last ``must_win_tiles_left`` tiles)."""
         if tiles_left < 0:
             raise ValueError(f"tiles left cannot be negative: {tiles_left!r}")
-        return tiles_left <= self.options.must_win_tiles_left
+        return tiles_left < self.options.must_win_tiles_left
 
     def must_win(self, seat: int, *, tiles_left: int, legal_win: bool, on_discard: bool) -> bool:
         """Whether passing a legal win is a violation: last tiles, and not furiten (§8.10)."""

@@ -55,7 +55,7 @@ def test_furiten_rules_can_be_switched_off() -> None:
 
 @pytest.mark.parametrize(
     ("tiles_left", "legal", "expected"),
-    [(5, True, False), (4, True, True), (1, True, True), (0, True, True), (3, False, False)],
+    [(5, True, False), (4, True, False), (3, True, True), (0, True, True), (2, False, False)],
 )
 def test_last_four_tiles_make_a_legal_win_mandatory(
     tiles_left: int, legal: bool, expected: bool
