@@ -1,0 +1,83 @@
+"""MCR's own winning shapes on top of the common ones: the knitted hands.
+
+* Knitted straight + one set + pair: 147 / 258 / 369 each in a different suit, plus a set (which
+  may be a declared meld) and a pair.
+* Honours and knitted tiles: 14 singles, the numbered ones from one knitted straight and the
+  rest honours; with all seven honours it is Greater Honours and Knitted Tiles, else Lesser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+
+from engine.scoring.decompose import (
+    HONOR_BASE,
+    Arrangement,
+    Counts,
+    SetKind,
+    TileSet,
+    seven_pairs_arrangement,
+    split_sets,
+    standard_arrangements,
+    thirteen_orphans_arrangement,
+)
+
+KNITTED_STRAIGHT = "knitted_straight"
+GREATER_HONORS_KNITTED = "greater_honors_knitted"
+LESSER_HONORS_KNITTED = "lesser_honors_knitted"
+
+#: The six knitted straights, as the first index of each of their three knitted pieces.
+KNITTED_STARTS: tuple[tuple[int, int, int], ...] = tuple(
+    (9 * a, 9 * b + 1, 9 * c + 2) for a, b, c in permutations(range(3))
+)
+
+
+def _knitted_tiles(starts: tuple[int, int, int]) -> tuple[int, ...]:
+    return tuple(s + step for s in starts for step in (0, 3, 6))
+
+
+KNITTED_TILE_SETS = tuple(frozenset(_knitted_tiles(s)) for s in KNITTED_STARTS)
+
+
+def knitted_straight_arrangements(concealed: Counts, melds: Sequence[TileSet]) -> list[Arrangement]:
+    if len(melds) > 1:
+        return []
+    for starts in KNITTED_STARTS:
+        tiles = _knitted_tiles(starts)
+        if all(concealed[i] for i in tiles):
+            rest = list(concealed)
+            for i in tiles:
+                rest[i] -= 1
+            pieces = tuple(TileSet(SetKind.KNITTED, s) for s in starts)
+            return [
+                Arrangement(KNITTED_STRAIGHT, (*pieces, *melds, *split))
+                for split in split_sets(tuple(rest), 1 - len(melds))
+            ]
+    return []
+
+
+def honors_and_knitted_arrangement(
+    concealed: Counts, melds: Sequence[TileSet]
+) -> Arrangement | None:
+    if melds or sum(concealed) != 14 or max(concealed) > 1:
+        return None
+    numbered = frozenset(i for i in range(HONOR_BASE) if concealed[i])
+    if not 7 <= len(numbered) <= 9 or not any(numbered <= k for k in KNITTED_TILE_SETS):
+        return None
+    honors = sum(concealed[HONOR_BASE:])
+    shape = GREATER_HONORS_KNITTED if honors == 7 else LESSER_HONORS_KNITTED
+    return Arrangement(shape, (), tuple(i for i in range(34) if concealed[i]))
+
+
+def mcr_arrangements(concealed: Counts, melds: Sequence[TileSet]) -> list[Arrangement]:
+    """Every MCR reading of a win. Ties between equal totals go to the first arrangement: the
+    knitted shapes, then the standard ones, then seven pairs (as in the reference calculator)."""
+    out = knitted_straight_arrangements(concealed, melds)
+    for special in (honors_and_knitted_arrangement, thirteen_orphans_arrangement):
+        found = special(concealed, melds)
+        if found is not None:
+            out.append(found)
+    out += standard_arrangements(concealed, melds)
+    pairs = seven_pairs_arrangement(concealed, melds)
+    return out if pairs is None else [*out, pairs]
