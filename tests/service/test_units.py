@@ -1,0 +1,129 @@
+"""Config, topics and outbox: the pieces without a broker."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.table_events import HandEnded
+from tests.service.conftest import REPO_ROOT
+from tilesight.config import ConfigError, load_config, parse_mqtt_url
+from tilesight.outbox import Outbox
+from tilesight.topics import TableTopics, TopicError, parse_topic, shared, tournament_filter
+
+
+@pytest.mark.parametrize("name", ["table.toml", "minimal.toml"])
+def test_example_configs_load(name: str):
+    config = load_config(REPO_ROOT / "examples" / "config" / name)
+    assert config.table == "T01"
+
+
+def test_config_rejects_unknown_keys_and_bad_ids(tmp_path: Path):
+    path = tmp_path / "c.toml"
+    path.write_text('tournament = "x"\ntable = "T1"\n[mqtt]\nurl = "mqtt://h"\nport = 3\n')
+    with pytest.raises(ConfigError, match=r"mqtt\.port: Extra inputs are not permitted"):
+        load_config(path)
+    path.write_text('tournament = "x/y"\ntable = "T1"\n')
+    with pytest.raises(ConfigError, match="'x/y'"):
+        load_config(path)
+    path.write_text("tournament = [")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_every_config_field_is_described():
+    from tilesight import config as cfg
+
+    models = [
+        cfg.ServiceConfig,
+        cfg.MqttConfig,
+        cfg.TlsConfig,
+        cfg.CameraConfig,
+        cfg.DetectorConfig,
+        cfg.TablePortConfig,
+        cfg.OutboxConfig,
+        cfg.CalibrationConfig,
+    ]
+    for model in models:
+        for name, info in model.model_fields.items():
+            assert info.description, f"{model.__name__}.{name} has no description"
+
+
+def test_mqtt_url_credentials_from_url_or_environment(monkeypatch: pytest.MonkeyPatch):
+    endpoint = parse_mqtt_url("mqtts://ref%40hall:p%3Ass@broker:8884")
+    assert (endpoint.host, endpoint.port, endpoint.tls) == ("broker", 8884, True)
+    assert (endpoint.username, endpoint.password) == ("ref@hall", "p:ss")
+    monkeypatch.setenv("U_ENV", "T01")
+    monkeypatch.setenv("P_ENV", "secret")
+    endpoint = parse_mqtt_url("ws://broker", "U_ENV", "P_ENV")
+    assert (endpoint.port, endpoint.websockets, endpoint.username) == (80, True, "T01")
+    assert endpoint.password == "secret" and "secret" not in os.environ.get("X", "")
+    with pytest.raises(ConfigError, match="'http://x'"):
+        parse_mqtt_url("http://x")
+
+
+def test_topics_round_trip():
+    topics = TableTopics("open-2026", "T01")
+    assert topics.event("tile_discarded") == "tilesight/v1/open-2026/T01/events/tile_discarded"
+    for topic, kind, leaf in [
+        (topics.status, "status", ""),
+        (topics.cmd("resync"), "cmd", "resync"),
+        (topics.reply("c1"), "reply", "c1"),
+        (topics.private("state"), "private", "state"),
+    ]:
+        parsed = parse_topic(topic)
+        assert (parsed.tournament, parsed.table, parsed.kind, parsed.leaf) == (
+            "open-2026",
+            "T01",
+            kind,
+            leaf,
+        )
+    assert shared("g", tournament_filter("open-2026", "events/#")) == (
+        "$share/g/tilesight/v1/open-2026/+/events/#"
+    )
+    with pytest.raises(TopicError, match="'T/1'"):
+        TableTopics("x", "T/1")
+
+
+@given(st.text(max_size=80))
+def test_parse_topic_fuzz(topic: str):
+    try:
+        parsed = parse_topic(topic)
+    except TopicError as exc:
+        assert repr(topic) in str(exc)
+    else:
+        assert topic.startswith("tilesight/v1/") and parsed.kind
+
+
+def _ended(seq: int, table: str = "T1") -> HandEnded:
+    return HandEnded(
+        event_id=f"id-{table}-{seq}",
+        table=table,
+        epoch=1,
+        seq=seq,
+        timestamp=1.0,
+        hand_number=seq,
+        result="washout",
+    )
+
+
+def test_outbox_survives_restart_and_refuses_duplicates(tmp_path: Path):
+    path = tmp_path / "outbox.sqlite"
+    outbox = Outbox(path)
+    rows = [outbox.append(_ended(seq), "t/events/hand_ended") for seq in (1, 2, 3)]
+    assert all(rows)
+    outbox.mark_sent(rows[0].rowid)  # type: ignore[union-attr]
+    outbox.close()
+    reopened = Outbox(path)
+    assert [r.seq for r in reopened.unsent()] == [2, 3]
+    assert reopened.append(_ended(2), "t/events/hand_ended") is None  # same (table, epoch, seq)
+    assert reopened.last_position("T1") == (1, 3) and reopened.last_position("T9") is None
+    assert [r.seq for r in reopened.between("T1", 1, 2, 9)] == [2, 3]
+    assert reopened.counts() == (3, 2)
+    reopened.close()
