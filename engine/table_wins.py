@@ -142,6 +142,7 @@ class WinsMixin(ClaimsMixin):
             "dealer": hand.dealer,
             "rivers": tuple(tuple(s.river) for s in hand.seats),
             "discards": _discards(hand, win),
+            **_blessings(hand, win),
         }
         return WinRequest(
             hand=Hand(concealed, tuple(state.melds)),
@@ -237,3 +238,17 @@ def _discards(hand: HandState, win: WinContext) -> tuple[tuple[int, Tile], ...]:
     if win.how == "robbing" and win.discarder is not None:
         log += ((win.discarder, win.tile),)
     return log
+
+
+def _blessings(hand: HandState, win: WinContext) -> dict[str, bool]:
+    """Zung Jung 9.4: East wins on the dealt 14 tiles (heaven), or another seat wins on East's
+    first discard (earth); either is void once any meld (East's concealed kong) was made."""
+    untouched = not any(s.melds for s in hand.seats)
+    heaven = win.how == "self" and win.seat == hand.dealer and not hand.discard_log
+    earth = (
+        win.how != "self"
+        and win.discarder == hand.dealer
+        and len(hand.discard_log) == 1
+        and hand.discard_log[0][0] == hand.dealer
+    )
+    return {"blessing_of_heaven": untouched and heaven, "blessing_of_earth": untouched and earth}

@@ -76,3 +76,27 @@ def test_nobody_pays_more_when_the_winner_threw_the_tile_last() -> None:
     win = _win(Table("wsom"), [*turns, (2, "3p", "3p")])
     assert win.score["payments"]["responsible"] is None  # type: ignore[attr-defined]
     assert win.deltas == (-65, -65, -65, 195)  # type: ignore[attr-defined]
+
+
+def test_blessing_of_heaven_and_of_earth_come_from_the_table() -> None:
+    t = parse_tile
+    deal = [
+        HandStart(dealer=0, dice=(3, 4)),
+        Deal(seat=0, tiles=parse_tiles("123s456s234m567p99p")),
+        Deal(seat=1, tiles=parse_tiles("2345678m2345678s")[:13]),
+        Deal(seat=2, tiles=parse_tiles("456789p5678sSSS")),
+        Deal(seat=3, tiles=parse_tiles("111m999m11s999s33p")),
+    ]
+    heaven = _play(Table("wsom"), [*deal, Win(seat=0, tile=t("9p"))])
+    win = next(e for e in heaven if e.type == "win_declared")
+    fans = {f["id"] for f in win.score["fans"]}  # type: ignore[attr-defined]
+    assert win.score["total"] == 165 and "9.4.1" in fans  # type: ignore[attr-defined]
+
+    earth_deal = [*deal[:1], Deal(seat=0, tiles=parse_tiles("124567899p1234s3p")), *deal[2:]]
+    earth = _play(
+        Table("wsom"), [*earth_deal, Discard(seat=0, tile=t("3p")), Win(seat=3, tile=t("3p"))]
+    )
+    win = next(e for e in earth if e.type == "win_declared")
+    fans = {f["id"] for f in win.score["fans"]}  # type: ignore[attr-defined]
+    assert "9.4.2" in fans and win.score["total"] == 65 + 155  # type: ignore[attr-defined]
+    assert win.deltas == (-(3 * 220 - 50), -25, -25, 660)  # type: ignore[attr-defined]
