@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from devices import device_events as ev
 from devices.codes import FaultCode, NakReason, State
 from devices.driver import (
     DeviceResetDetected,
+    EventsMissed,
     LinkLost,
     LinkRestored,
     TableDriver,
@@ -112,3 +115,40 @@ def test_tcp_and_spy_urls(make_emulator, tmp_path: Path) -> None:  # type: ignor
     with TableDriver(spy_url, **FAST) as table:  # pyserial's spy:// wraps a native port
         assert table.get_info().model.startswith("Tilesight emulator")
     assert "TX" in log.read_text()
+
+
+def test_lost_events_are_reported(make_emulator, recorder: Recorder) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=10)
+    with TableDriver(
+        emulator.start_pty(), on_event=recorder, **{**FAST, "poll_interval": 60.0}
+    ) as table:
+        held = table.event_counter
+        while emulator.model.counter < 100:  # overflow the 64-event buffer before the next poll
+            emulator.inject_fault(FaultCode.DICE_FAULT)
+        oldest = emulator.model.events[0].counter
+        table._kick.set()  # poll now instead of in a minute
+        missed = recorder.wait_for(lambda n: isinstance(n, EventsMissed))
+        assert missed == EventsMissed(after=held, resumed_at=oldest)
+        assert table.resets_detected == 0
+        recorder.wait_for(lambda n: isinstance(n, ev.EventRecord) and n.counter == 100)
+
+
+def test_pause_and_resume_through_driver(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.05, seed=12)  # shuffle takes 1.4 s
+    with TableDriver(emulator.start_pty(), **FAST) as table:
+        table.set_config(tile_count=136)
+        assert table.status().pending_tiles == 136
+        done: list[object] = []
+        worker = threading.Thread(target=lambda: done.append(table.shuffle()))
+        worker.start()
+        try:
+            deadline = time.monotonic() + 5
+            while table.status().state != State.SHUFFLING and time.monotonic() < deadline:
+                pass  # each status() is a round trip to the table: this polls, not spins
+            table.pause()
+            assert table.status().state == State.PAUSED
+            assert not done
+            table.resume()
+        finally:
+            worker.join(10)
+        assert done and done[0].tile_count == 136  # type: ignore[attr-defined]
