@@ -95,7 +95,8 @@ class Table(WinsMixin):
                 self._restore(saved)
             raise
         except Exception as exc:  # the table must keep going whatever it is fed
-            self._violate(ViolationKind.BAD_ACTION, getattr(action, "seat", None), repr(exc))
+            seat = getattr(action, "seat", None)
+            self._violate(ViolationKind.BAD_ACTION, seat, f"internal error: {exc!r}")
         if not isinstance(action, act.Correction):
             index = len(self._history)
             self._history.append(action)
