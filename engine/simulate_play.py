@@ -101,10 +101,7 @@ class HandSimulator:
             self.rng.shuffle(tiles)
             out[seat] = tuple(tiles)
             self.hands[seat] = list(tiles)
-        for seat in range(4):
-            for tile, pos in zip(out[seat], DEAL_POSITIONS[(seat - self.dealer) % 4], strict=True):
-                self.wall._take(pos, tile)  # records the tile at its deal position
-        self.wall.deal()
+        self.wall.deal(out)
         for seat in ((self.dealer + k) % 4 for k in range(4)):
             self._add(seat, PlayVerb.DEAL, tiles=out[seat])
         return tuple(out)

@@ -228,16 +228,43 @@ class Wall:
         return self._tiles[self._replacement_index(pick)]
 
     # --- taking tiles -----------------------------------------------------------------------
-    def deal(self) -> tuple[tuple[Tile | None, ...], ...]:
-        """Deal 4-4-4 plus the jump tiles; returns the four hands by absolute seat."""
+    def deal(
+        self, expected: Sequence[Sequence[Tile]] | None = None
+    ) -> tuple[tuple[Tile | None, ...], ...]:
+        """Deal 4-4-4 plus the jump tiles; returns the four hands by absolute seat.
+
+        ``expected`` (four hands by absolute seat, in the order taken) is checked against a known
+        order, or recorded into an unknown one; nothing changes when it does not match.
+        """
         if self.dealt or self.drawn or self.replacements:
             raise WallError("the wall has already been dealt from")
+        if expected is not None:
+            self._learn_deal(expected)
         self._remaining = self._remaining[self.procedure.dealt_tiles :]
         self.dealt = self.procedure.dealt_tiles
         hands: list[tuple[Tile | None, ...]] = [(), (), (), ()]
         for offset, positions in enumerate(DEAL_POSITIONS):
             hands[(self.dealer + offset) % 4] = tuple(self._tiles[i] for i in positions)
         return tuple(hands)
+
+    def _learn_deal(self, expected: Sequence[Sequence[Tile]]) -> None:
+        pairs: list[tuple[int, Tile]] = []
+        for offset, positions in enumerate(DEAL_POSITIONS):
+            seat = (self.dealer + offset) % 4
+            hand = tuple(expected[seat]) if seat < len(expected) else ()
+            if len(hand) != len(positions):
+                raise WallMismatchError(
+                    f"seat {seat} is dealt {len(positions)} tiles, the deal names {len(hand)}"
+                )
+            pairs += zip(positions, hand, strict=True)
+        for index, tile in pairs:
+            known = self._tiles[index]
+            if known is not None and known != tile:
+                raise WallMismatchError(
+                    f"wall position {index} holds {known}, the deal names {tile}"
+                )
+        for index, tile in pairs:
+            self._tiles[index] = tile
 
     def draw(self, expected: Tile | None = None) -> Tile | None:
         """A normal draw from the head. ``expected`` is checked against a known wall order, or

@@ -228,3 +228,20 @@ def test_shuffled_is_deterministic_per_seed() -> None:
     assert a.order() == b.order() and a.wall_break == b.wall_break
     assert a.order() != c.order()
     assert sorted(a.order()) == sorted(procedure_tiles(WSOM))  # type: ignore[type-var]
+
+
+def test_deal_names_are_checked_or_learned_atomically() -> None:
+    wall, tiles = _numbered_wall(WSOM, (6, 6))
+    right = Wall.from_dice(WSOM, (6, 6), dealer=2, tiles=tiles).deal()
+    named = [[t for t in hand if t is not None] for hand in right]
+    wrong = [list(hand) for hand in named]
+    wrong[0][0] = next(t for t in procedure_tiles(WSOM) if t != wrong[0][0])
+    with pytest.raises(WallMismatchError, match="the deal names"):
+        wall.deal(wrong)
+    assert wall.dealt == 0  # nothing was taken
+    assert wall.deal(named) == right
+    with pytest.raises(WallMismatchError, match="seat 0 is dealt 14 tiles, the deal names 0"):
+        Wall(WSOM).deal([[], [], [], []])
+    camera = Wall.from_dice(WSOM, (6, 6), dealer=2)
+    assert camera.deal(named) == right
+    assert camera.order()[:53] == tuple(tiles[:53]) and camera.order()[53] is None
