@@ -71,12 +71,18 @@ class WallTracker:
             return tile if tile is not None else returned, None
         try:
             if replacement:
-                return self.wall.draw_replacement(tile), None
+                return self.wall.draw_replacement(tile, pick=self._face_up_pick(tile)), None
             return self.wall.draw(tile), None
         except WallExhaustedError as exc:
             return tile, f"exhausted: {exc}"
         except WallError as exc:
             return tile, str(exc)
+
+    def _face_up_pick(self, tile: Tile | None) -> int:
+        """Which face-up tail tile a replacement names (procedures with ``revealed_tail_tiles``
+        let the konger choose, e.g. Qujing); 0, the next tail tile, otherwise."""
+        revealed = self.wall.revealed_tail() if self.wall is not None else ()
+        return revealed.index(tile) if tile is not None and tile in revealed else 0
 
     def undo_draw(self, tile: Tile | None) -> None:
         """A drawn tile went back to the wall (a claim took precedence over the draw)."""

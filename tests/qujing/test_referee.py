@@ -3,17 +3,12 @@ last-four-tiles rule, kong payments and the dealer rule."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
 from engine.actions import AddedKong, Deal, Discard, Draw, HandStart, Kong, Pung, Win
 from engine.notation import parse_tile, parse_tiles
-from engine.procedures import find_procedure
 from engine.qujing.referee import Finding, QujingReferee
 from engine.table import Table
 from engine.table_events import TileDrawn
-from engine.tiles import Tile
-from engine.wall import DEAL_POSITIONS, procedure_tiles
+from tests.qujing.helpers import wall_with
 
 T = parse_tile
 
@@ -119,25 +114,6 @@ def test_kong_payments() -> None:
     assert referee.table.violations == ()
 
 
-def _wall_with(dealt: list[str], last_live: str) -> tuple[Tile, ...]:
-    """A full Qujing wall: the dealt hands by seat, the given last live tiles, fillers between."""
-    procedure = find_procedure("qujing")
-    order: list[Tile | None] = [None] * procedure.tile_count
-    for seat, tiles in enumerate(dealt):
-        for position, tile in zip(DEAL_POSITIONS[seat], parse_tiles(tiles), strict=True):
-            order[position] = tile
-    tail = parse_tiles(last_live)
-    for offset, tile in enumerate(tail):
-        order[procedure.tile_count - len(tail) + offset] = tile
-    left = Counter(procedure_tiles(procedure)) - Counter(t for t in order if t is not None)
-    fillers = sorted(left.elements())
-    random.Random(7).shuffle(fillers)
-    for position, tile in enumerate(order):
-        if tile is None:
-            order[position] = fillers.pop()
-    return tuple(t for t in order if t is not None)
-
-
 def _play_to_the_end(referee: QujingReferee, stop_after_draws: int) -> list[int]:
     """Every seat discards what it draws (the dealer first discards its 14th tile)."""
     dealer_hand = referee.table.hand
@@ -161,7 +137,7 @@ def _last_tiles_referee(last_live: str) -> QujingReferee:
         "4488m55p66s8sWWPF",
     ]
     referee = QujingReferee(Table("qujing", rules="qujing"))
-    referee.apply(HandStart(dealer=0, wall=_wall_with(dealt, last_live)))
+    referee.apply(HandStart(dealer=0, wall=wall_with(dealt, last_live)))
     for seat in range(4):
         referee.apply(Deal(seat=seat))
     hand = referee.table.hand

@@ -6,13 +6,16 @@ import random
 
 import pytest
 
+from engine.actions import ConcealedKong, Deal, Draw, HandStart, Win
+from engine.events import to_dict
 from engine.notation import parse_tiles
 from engine.procedures import find_procedure
 from engine.qujing import QujingOptions, QujingRuleSet
 from engine.qujing.tail import QujingTail, TailError, replacement_offsets, replacement_problem
+from engine.table import Table
 from engine.tiles import Tile
 from engine.wall import Wall, procedure_tiles
-from tests.qujing.helpers import fan_ids, score
+from tests.qujing.helpers import fan_ids, score, wall_with
 
 DEFAULT = QujingOptions()
 BLOOM_ONLY = QujingOptions(tail_reading="bloom-only")
@@ -102,3 +105,24 @@ def test_a_player_waiting_on_a_face_up_tail_tile_takes_it_with_a_kong() -> None:
     assert result.valid, result.error
     assert "kong-bloom" in fan_ids(result)
     assert result.payments is not None and result.payments.each_other >= 3
+
+
+def test_the_table_lets_a_kong_take_either_face_up_tail_tile() -> None:
+    """Scripted through engine.table: the dealer kongs and takes the *second* face-up tile."""
+    dealt = ["123m456m789m4444pE", "2345m6789m77sNNS", "111p222p333s55sCC", "4488m55p66s8sWWPF"]
+    table = Table("qujing", rules="qujing")
+    table.apply(HandStart(dealer=0, wall=wall_with(dealt, "9sE")))
+    for seat in range(4):
+        table.apply(Deal(seat=seat))
+    assert table.wall.wall is not None
+    assert table.wall.wall.revealed_tail() == parse_tiles("9sE")
+    table.apply(ConcealedKong(seat=0, tile=Tile.parse("4p")))
+    drawn = table.apply(Draw(seat=0, tile=Tile.parse("E"), replacement=True))
+    assert [e.type for e in drawn] == ["tile_drawn"]  # no wall mismatch: E was face up
+    assert table.wall.wall.revealed_tail()[0] == Tile.parse("9s")  # the other stays face up
+    wins = [to_dict(e) for e in table.apply(Win(seat=0)) if e.type == "win_declared"]
+    assert wins[0]["score"]["fans"] == [
+        {"id": "kong-bloom", "name": "Kong Bloom", "points": 1, "count": 1}
+    ]
+    assert table.scores == [9, -3, -3, -3]
+    assert table.violations == ()
