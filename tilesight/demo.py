@@ -12,18 +12,26 @@ the rest are published.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from engine.events import Event, to_dict
 from tilesight.broker import MosquittoBroker
-from tilesight.config import parse_mqtt_url
+from tilesight.config import MqttEndpoint, parse_mqtt_url
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, demo_hands, discard_limit
+from tilesight.pipeline import (
+    TableBridge,
+    TableEngine,
+    demo_hands,
+    discard_limit,
+    emulated_table,
+)
 from tilesight.score_store import ScoreStore, format_standings
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
@@ -60,91 +68,121 @@ class DemoSummary:
     resyncs: int = 0
     caught_up: bool = False
     seconds: float = 0.0
+    started: float = 0.0
     standings: str = ""
-    hand_results: list[str] = field(default_factory=list)
 
 
 def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
-    started = time.monotonic()
-    summary = DemoSummary()
-    with tempfile.TemporaryDirectory(prefix="tilesight-demo-") as tmp:
-        broker = None
-        if options.mqtt is None:
-            broker = MosquittoBroker().start()
-            print(f"started a private Mosquitto at {broker.url}", file=out)
-        url = options.mqtt or (broker.url if broker else "")
+    summary = DemoSummary(started=time.monotonic())
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tilesight-demo-")))
+        url = options.mqtt
+        if url is None:
+            broker = stack.enter_context(MosquittoBroker())
+            url = broker.url
+            print(f"started a private Mosquitto at {url}", file=out)
         endpoint = parse_mqtt_url(url, "TILESIGHT_MQTT_USERNAME", "TILESIGHT_MQTT_PASSWORD")
-        outbox = Outbox(options.outbox or Path(tmp) / "outbox.sqlite")
+        outbox = Outbox(options.outbox or tmp / "outbox.sqlite")
+        stack.callback(outbox.close)
+        store = ScoreStore(options.scores_db or tmp / "scores.sqlite")
+        stack.callback(store.close)
         summary.resumed_from = outbox.last_position(options.table)
         consumer = None
-        store = ScoreStore(options.scores_db or Path(tmp) / "scores.sqlite")
         if options.consumer:
             consumer = ScoreConsumer(
                 endpoint, options.tournament, store, name=f"demo-scores-{options.table}"
             )
             consumer.start()
-
-        def show(events: list[Event]) -> None:
-            summary.events += len(events)
-            if not options.quiet:
-                for event in events:
-                    print(describe(event), file=out, flush=True)
-
-        service = TableService(
-            topics=TableTopics(options.tournament, options.table),
-            engine=TableEngine(
-                table_id=options.table,
-                procedure=options.procedure,
-                rules=options.rules,
-                seed=options.seed,
-            ),
-            outbox=outbox,
-            endpoint=endpoint,
-            client_id=f"tilesight-demo-{options.table}",
-            on_events=show,
-            discard_limit_s=discard_limit(options.procedure),
-        )
+            stack.callback(_collect, consumer, summary)
+        service = _service(options, outbox, endpoint, summary, out)
+        stack.callback(service.stop, 5.0)
+        bridge = TableBridge(service, on_record=None if options.quiet else _printer(out))
+        service.table_control = bridge.control
         service.start()
-        try:
-            if not service.link.connected.wait(10):
-                print(f"broker {url} not reachable yet; events wait in the outbox", file=out)
-            if summary.resumed_from:
-                print(
-                    f"resuming: outbox already holds up to (epoch, seq) {summary.resumed_from}",
-                    file=out,
-                )
-            for hand in demo_hands(options.procedure, options.seed, options.hands):
-                print(
-                    f"── hand {hand.number}/{options.hands} ── dice {hand.dice} "
-                    f"dealer seat {hand.dealer}",
-                    file=out,
-                    flush=True,
-                )
-                for action in hand.actions:
-                    # stamped with the real time when applied: overlays run the turn clock
-                    if service.apply(replace(action, at=None)) and options.pace_s:
-                        time.sleep(options.pace_s)
-                summary.hands += 1
-            summary.unsent = 0 if service.link.wait_drained(60) else outbox.counts()[1]
-            if consumer is not None:
-                target = service.engine.position
-                summary.caught_up = consumer.wait_caught_up(60, options.table, target)
-        finally:
-            service.stop(drain_timeout=5)
-            if consumer is not None:
-                consumer.stop()
-                summary.received = consumer.received
-                summary.duplicates = consumer.duplicates
-                summary.resyncs = consumer.resyncs
-            summary.stored = outbox.counts()[0]
-            summary.standings = format_standings(store.standings(options.tournament))
-            outbox.close()
-            store.close()
-            if broker is not None:
-                broker.close()
-    summary.seconds = time.monotonic() - started
+        stack.enter_context(emulated_table(bridge, seed=options.seed))
+        if not service.link.connected.wait(10):
+            print(f"broker {url} not reachable yet; events wait in the outbox", file=out)
+        if summary.resumed_from:
+            print(f"resuming: the outbox holds up to (epoch, seq) {summary.resumed_from}", file=out)
+        _play(service, bridge, options, summary, out)
+        summary.unsent = 0 if service.link.wait_drained(60) else outbox.counts()[1]
+        if consumer is not None:
+            target = service.engine.position
+            summary.caught_up = consumer.wait_caught_up(60, options.table, target)
+        stack.callback(_totals, summary, outbox, store, options.tournament)
+    summary.seconds = time.monotonic() - summary.started
     print_summary(summary, options, out)
     return summary
+
+
+def _service(
+    options: DemoOptions, outbox: Outbox, endpoint: MqttEndpoint, summary: DemoSummary, out: TextIO
+) -> TableService:
+    def show(events: list[Event]) -> None:
+        summary.events += len(events)
+        if not options.quiet:
+            for event in events:
+                print(describe(event), file=out, flush=True)
+
+    return TableService(
+        topics=TableTopics(options.tournament, options.table),
+        engine=TableEngine(
+            table_id=options.table,
+            procedure=options.procedure,
+            rules=options.rules,
+            seed=options.seed,
+        ),
+        outbox=outbox,
+        endpoint=endpoint,
+        client_id=f"tilesight-demo-{options.table}",
+        on_events=show,
+        discard_limit_s=discard_limit(options.procedure),
+    )
+
+
+def _play(
+    service: TableService,
+    bridge: TableBridge,
+    options: DemoOptions,
+    summary: DemoSummary,
+    out: TextIO,
+) -> None:
+    for hand in demo_hands(options.procedure, options.seed, options.hands):
+        print(
+            f"── hand {hand.number}/{options.hands} ── dealer seat {hand.dealer}",
+            file=out,
+            flush=True,
+        )
+        dice = bridge.prepare_hand()  # the emulated table shuffles, raises the walls and rolls
+        start, *plays = hand.actions
+        for action in (replace(start, dice=dice), *plays):  # the table's dice break the wall
+            # stamped with the real time when applied: overlays run the turn clock
+            if service.apply(replace(action, at=None)) and options.pace_s:
+                time.sleep(options.pace_s)
+        summary.hands += 1
+        done = summary.hands * 20 // options.hands
+        print(
+            f"[{'#' * done}{'.' * (20 - done)}] {summary.hands}/{options.hands} hands, "
+            f"{summary.events} events, {time.monotonic() - summary.started:.1f} s",
+            file=out,
+            flush=True,
+        )
+
+
+def _printer(out: TextIO) -> Callable[[str], None]:
+    return lambda line: print(f"      {line}", file=out, flush=True)
+
+
+def _collect(consumer: ScoreConsumer, summary: DemoSummary) -> None:
+    consumer.stop()
+    summary.received = consumer.received
+    summary.duplicates = consumer.duplicates
+    summary.resyncs = consumer.resyncs
+
+
+def _totals(summary: DemoSummary, outbox: Outbox, store: ScoreStore, tournament: str) -> None:
+    summary.stored = outbox.counts()[0]
+    summary.standings = format_standings(store.standings(tournament))
 
 
 SEATS = "ESWN"  # seat letters by absolute seat index in the live log

@@ -62,8 +62,13 @@ def make_client(
     return client
 
 
+def new_properties(packet_type: int) -> Properties:
+    """paho's Properties constructor is untyped; this is the one typed door to it."""
+    return Properties(packet_type)  # type: ignore[no-untyped-call]
+
+
 def session_properties(expiry_s: int) -> Properties:
-    props = Properties(PacketTypes.CONNECT)
+    props = new_properties(PacketTypes.CONNECT)
     props.SessionExpiryInterval = expiry_s
     return props
 
@@ -115,7 +120,7 @@ class TableLink:
         self.connects = 0
         self._stopping = False
         self._client = make_client(endpoint, client_id or f"tilesight-{topics.table}", tls=tls)
-        will = Properties(PacketTypes.WILLMESSAGE)
+        will = new_properties(PacketTypes.WILLMESSAGE)
         will.WillDelayInterval = will_delay_s
         self._client.will_set(topics.status, "offline", qos=1, retain=True, properties=will)
         self._client.on_connect = self._on_connect
@@ -176,7 +181,7 @@ class TableLink:
         """Send to the command's response topic (with its correlation data), if it gave one."""
         if not command.response_topic:
             return
-        props = Properties(PacketTypes.PUBLISH)
+        props = new_properties(PacketTypes.PUBLISH)
         if command.correlation_data is not None:
             props.CorrelationData = command.correlation_data
         body = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
@@ -249,7 +254,7 @@ class TableLink:
         expiry = getattr(props, "MessageExpiryInterval", None) if props else None
         command = CommandMessage(
             verb=parsed.leaf,
-            payload=msg.payload,
+            payload=bytes(msg.payload),
             response_topic=getattr(props, "ResponseTopic", None) if props else None,
             correlation_data=getattr(props, "CorrelationData", None) if props else None,
             expires_at=time.monotonic() + expiry if expiry is not None else None,

@@ -6,13 +6,19 @@ the public and private snapshots. :class:`TableEngine` adapts :class:`engine.tab
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from devices.driver import Notice, TableDriver
+from devices.emulator import Emulator
+from devices.link import TableError
+from engine import actions as act
 from engine.actions import Action
 from engine.events import Event
 from engine.procedures import find_procedure
@@ -23,6 +29,15 @@ from engine.table import Table
 from engine.table_core import seeded_id_factory
 from engine.table_events import public_form
 from engine.timing import limits_for
+from tilesight.remote_commands import CommandError
+from tilesight.table_link import (
+    LinkRecord,
+    RefereeAlert,
+    TableLink,
+    TableState,
+    WallBreak,
+    WallsBuilt,
+)
 
 if TYPE_CHECKING:
     from tilesight.config import ServiceConfig
@@ -143,11 +158,105 @@ def demo_hands(procedure: str, seed: int, hands: int) -> Iterator[DemoHand]:
         yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(to_actions(hand)))
 
 
-def input_workers(config: ServiceConfig, service: TableService) -> list[tuple[str, Work]]:
+class TableBridge:
+    """Shuffling-table driver notices -> engine and service, and referee verbs -> the driver.
+
+    Dice become the next hand's wall break; faults (jam, short side, reset, link lost) become
+    ``table_fault`` events the referee console shows; state changes update the retained state.
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        east_side: int = 1,
+        on_record: Callable[[str], None] | None = None,
+    ) -> None:
+        self.service = service
+        self.link = TableLink(east_side=east_side)
+        self.driver: TableDriver | None = None
+        self.on_record = on_record
+
+    def notice(self, notice: Notice) -> None:
+        for record in self.link.records(notice):
+            if self.on_record is not None:
+                self.on_record(describe_record(record))
+            if isinstance(record, RefereeAlert) and record.severity != "info":
+                self.service.apply(act.TableFault(code=record.kind, detail=record.message))
+            elif isinstance(record, RefereeAlert):
+                self.service.set_link("table", record.kind.removeprefix("table_"))
+            elif isinstance(record, TableState):
+                self.service.set_link("table", record.state)
+
+    def control(self, verb: str) -> dict[str, Any]:
+        """The service's ``TableControl``: shuffle, raise, clear_error on the live driver."""
+        driver = self.driver
+        if driver is None or not driver.connected:
+            raise CommandError(f"{verb}: the shuffling table is not connected")
+        try:
+            if verb == "shuffle":
+                done = driver.shuffle()
+                return {"tile_count": done.tile_count, "side_counts": list(done.side_counts)}
+            if verb == "raise":
+                return {"tile_count": driver.raise_walls()}
+            driver.clear_error()
+            return {}
+        except TableError as exc:
+            raise CommandError(f"{verb}: {exc}") from exc
+
+    def prepare_hand(self) -> tuple[int, ...]:
+        """Shuffle, raise the walls and roll: the dice that break the next hand's wall."""
+        assert self.driver is not None
+        self.driver.shuffle()
+        self.driver.raise_walls()
+        return self.driver.roll_dice(count=2).values
+
+    def worker(self, url: str) -> Work:
+        """A supervised worker that keeps a driver open on ``url`` until stopped."""
+
+        def work(stop: threading.Event) -> None:
+            with TableDriver(url, on_event=self.notice) as driver:
+                self.driver = driver
+                try:
+                    stop.wait()
+                finally:
+                    self.driver = None
+
+        return work
+
+
+def describe_record(record: LinkRecord) -> str:
+    if isinstance(record, WallBreak):
+        return f"table rolled {'+'.join(map(str, record.dice))} = {record.total}"
+    if isinstance(record, WallsBuilt):
+        return f"table built the walls: {'/'.join(map(str, record.side_counts))} tiles"
+    if isinstance(record, TableState):
+        return f"table {record.previous or '?'} -> {record.state}"
+    return f"table alert {record.kind}: {record.message}"
+
+
+@contextlib.contextmanager
+def emulated_table(bridge: TableBridge, *, seed: int, time_scale: float = 0.01) -> Iterator[str]:
+    """An emulated shuffling table on a pty, with ``bridge`` driving it; yields the port path."""
+    emulator = Emulator(time_scale=time_scale, seed=seed)
+    port = emulator.start_pty()
+    try:
+        with TableDriver(port, on_event=bridge.notice) as driver:
+            bridge.driver = driver
+            try:
+                yield port
+            finally:
+                bridge.driver = None
+    finally:
+        emulator.stop()
+
+
+def input_workers(config: ServiceConfig, bridge: TableBridge | None) -> list[tuple[str, Work]]:
     """The supervised threads feeding the engine: shuffling table and cameras, as configured."""
     workers: list[tuple[str, Work]] = []
     if config.table_port.url:
-        raise ValueError("table_port: the shuffling-table driver is not wired in yet")
+        assert bridge is not None
+        workers.append(("table", bridge.worker(config.table_port.url)))
     if config.cameras:
         log.warning("%d camera(s) configured but vision is not wired in yet", len(config.cameras))
     return workers

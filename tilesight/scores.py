@@ -21,11 +21,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tilesight.config import MqttEndpoint, TlsConfig
-from tilesight.mqtt import make_client, session_properties
+from tilesight.mqtt import make_client, new_properties, session_properties
 from tilesight.score_store import ScoreStore
 from tilesight.topics import PREFIX, TableTopics, TopicError, parse_topic, shared, tournament_filter
 
@@ -226,7 +225,7 @@ class ScoreConsumer:
 
     def _ask_resync(self, table: str, epoch: int, first: int, last: int) -> None:
         topics = TableTopics(self.tournament, table, self.prefix)
-        props = Properties(PacketTypes.PUBLISH)
+        props = new_properties(PacketTypes.PUBLISH)
         props.ResponseTopic = topics.reply(self.client_id)
         props.CorrelationData = uuid.uuid4().bytes
         props.MessageExpiryInterval = 30

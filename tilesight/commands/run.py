@@ -36,10 +36,11 @@ def _run(args: argparse.Namespace) -> int:
 
 def run_table(config: ServiceConfig) -> int:
     """Wire one table from its configuration and run it until a signal arrives."""
+    import functools
     import logging
 
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableEngine, discard_limit, input_workers
+    from tilesight.pipeline import TableBridge, TableEngine, discard_limit, input_workers
     from tilesight.service import TableService
     from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
     from tilesight.topics import TableTopics
@@ -64,9 +65,11 @@ def run_table(config: ServiceConfig) -> int:
         session_expiry_s=config.mqtt.session_expiry_s,
         discard_limit_s=discard_limit(config.procedure),
     )
+    bridge = TableBridge(service, on_record=log.info)
+    service.table_control = bridge.control
     supervisor = Supervisor()
-    for name, work in input_workers(config, service):
-        supervisor.add(name, work, on_status=lambda status, n=name: service.set_link(n, status))
+    for name, work in input_workers(config, bridge):
+        supervisor.add(name, work, on_status=functools.partial(service.set_link, name))
     stored, unsent = outbox.counts()
     log.info(
         "table %s of %s: epoch %d, outbox %s (%d stored, %d to resend), broker %s",

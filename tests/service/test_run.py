@@ -1,0 +1,111 @@
+"""``tilesight run``: a real process with a real broker and an emulated shuffling table on a pty;
+commands reach the table, a pulled cable is reported and recovered, SIGTERM stops it cleanly."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from devices.emulator import Emulator
+from tests.service.conftest import Probe, wait_until
+from tilesight.broker import MosquittoBroker
+from tilesight.supervisor import Supervisor
+
+REPLY = "tilesight/v1/hall/T05/reply/ref"
+
+
+def _replies(probe: Probe) -> list[dict]:
+    return [json.loads(m.payload) for m in probe.on("/reply/ref")]
+
+
+@pytest.mark.slow
+def test_run_drives_the_table_survives_a_pulled_cable_and_stops_on_sigterm(
+    broker: MosquittoBroker, tmp_path: Path
+):
+    emulator = Emulator(time_scale=0.01, seed=4)
+    port = emulator.start_pty()
+    config = tmp_path / "table.toml"
+    config.write_text(
+        f'tournament = "hall"\ntable = "T05"\nlog_level = "INFO"\n'
+        f'[table_port]\nurl = "{port}"\n[mqtt]\nurl = "{broker.url}"\nwill_delay_s = 0\n'
+        f'[outbox]\npath = "{tmp_path / "outbox.sqlite"}"\n'
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tilesight.cli", "run", "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        with Probe(broker.url, "ref") as probe:
+            probe.subscribe("tilesight/v1/hall/T05/#")
+            wait_until(
+                lambda: any(m.payload == b"online" for m in probe.on("/status")),
+                20,
+                "the service online",
+            )
+            wait_until(
+                lambda: any(
+                    json.loads(m.payload)["links"]["table"] == "online"
+                    for m in probe.on("/T05/state")
+                ),
+                20,
+                "the table link up",
+            )
+            probe.command("tilesight/v1/hall/T05/cmd/shuffle", b"{}", reply_to=REPLY)
+            wait_until(lambda: _replies(probe), 20, "the shuffle reply")
+            shuffled = _replies(probe)[0]
+            emulator.unplug(replug_after=1.0)
+            wait_until(
+                lambda: any(
+                    json.loads(m.payload)["code"] == "table_offline"
+                    for m in probe.on("/events/table_fault")
+                ),
+                20,
+                "the table_offline alert",
+            )
+            wait_until(emulator.connected.is_set, 10, "the cable back")
+            probe.command(
+                "tilesight/v1/hall/T05/cmd/raise", b"{}", reply_to=REPLY, correlation=b"c2"
+            )
+            wait_until(lambda: len(_replies(probe)) == 2, 30, "the raise reply after replug")
+            raised = _replies(probe)[1]
+            process.send_signal(signal.SIGTERM)
+            output, _ = process.communicate(timeout=20)
+            wait_until(lambda: probe.on("/status")[-1].payload == b"offline", 10, "offline")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        emulator.stop()
+    assert shuffled["ok"] is True and shuffled["result"]["tile_count"] > 0, shuffled
+    assert raised["ok"] is True, raised
+    assert process.returncode == 0, output
+    assert "received SIGTERM; shutting down" in output and "stopped cleanly" in output
+    assert "Traceback" not in output
+
+
+def test_supervisor_restarts_a_failing_worker_with_backoff():
+    calls: list[int] = []
+    statuses: list[str] = []
+
+    def flaky(stop: threading.Event) -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise OSError("camera unplugged")
+        stop.wait()
+
+    supervisor = Supervisor(min_backoff_s=0.01, max_backoff_s=0.02)
+    supervisor.add("camera", flaky, on_status=statuses.append)
+    supervisor.start()
+    wait_until(lambda: len(calls) == 3, 5, "third attempt")
+    supervisor.stop()
+    assert supervisor.restarts("camera") == 2
+    assert statuses[:2] == ["online", "offline: OSError: camera unplugged"]
+    assert statuses[-1] == "stopped"
