@@ -1,10 +1,12 @@
 """Target winning hands for the simulator, and the plan that brings one player to it.
 
 Every target is a 4-sets-plus-pair shape worth at least 8 MCR points whatever else happens
-(melds claimed or concealed): Pure Straight (16), Mixed Triple Chow (8), Mixed Straight (8),
-All Pungs + Dragon Pung (6 + 2), Half Flush + Dragon Pung (6 + 2). A plan says which tiles the
-winner is dealt, which arrive by draws, which sets are claimed from discards, and whether one pung
-becomes a kong (concealed, exposed on a discard, or added to a claimed pung).
+(melds claimed or concealed): Pure Straight (16), Mixed Triple Chow (8), Mixed Straight + Dragon
+Pung (8 + 2), All Pungs + Dragon Pung (6 + 2), Half Flush + Dragon Pung (6 + 2). Each also scores
+under Zung Jung (nine-tile straight, three similar sequences, dragon pung, all pungs, mixed
+one-suit). A plan says which tiles the winner is dealt, which arrive by draws, which sets are
+claimed from discards, and whether one pung becomes a kong (concealed, exposed on a discard, or
+added to a claimed pung).
 """
 
 from __future__ import annotations
@@ -102,7 +104,9 @@ def _mixed_triple_chow(rng: random.Random) -> tuple[list[TargetSet], Tile]:
 def _mixed_straight(rng: random.Random) -> tuple[list[TargetSet], Tile]:
     suits = list(NUMBERED_SUITS)
     rng.shuffle(suits)
-    return [_chow(suits[i], 1 + 3 * i) for i in range(3)] + [_any_set(rng)], rng.choice(KINDS)
+    # the dragon pung also keeps it a scoring hand under Zung Jung, which has no mixed straight
+    sets = [_chow(suits[i], 1 + 3 * i) for i in range(3)]
+    return [*sets, _pung(rng.choice(DRAGONS))], rng.choice(KINDS)
 
 
 def _all_pungs_dragon(rng: random.Random) -> tuple[list[TargetSet], Tile]:

@@ -13,9 +13,11 @@ from engine.table import Table
 from engine.tiles import Tile
 
 
-def replay(procedure: Procedure, seed: int, **options: bool) -> tuple[Table, Counter[str]]:
+def replay(
+    procedure: Procedure, seed: int, rules: str | None = "mcr", **options: bool
+) -> tuple[Table, Counter[str]]:
     game = simulate_game(procedure, seed, 5)
-    table = Table(procedure, rules="mcr")
+    table = Table(procedure, rules=rules)
     types: Counter[str] = Counter()
     for action in game_to_actions(game, **options):
         types.update(e.type for e in table.apply(action))
@@ -29,6 +31,14 @@ def test_wsom_games_replay_with_zero_violations(seed: int) -> None:
     assert [str(v) for v in table.violations] == []
     assert types["win_declared"] == sum(1 for h in game.hands if h.win)
     assert types["washout"] == sum(1 for h in game.hands if h.washout)
+
+
+@pytest.mark.parametrize("seed", range(4, 8))
+def test_wsom_games_also_win_under_the_procedures_default_rule_set(seed: int) -> None:
+    table, types = replay(WSOM, seed, rules=None)
+    assert table.rules is not None and table.rules.name == WSOM.default_rules
+    assert [str(v) for v in table.violations] == []
+    assert types["win_declared"] == 4
 
 
 def test_camera_style_replay_without_the_wall_order_but_with_revealed_hands() -> None:
