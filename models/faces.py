@@ -25,10 +25,21 @@ DOT_LAYOUTS: dict[int, list[tuple[float, float, tuple[int, int, int]]]] = {
     1: [(0.5, 0.5, RED)],
     2: [(0.5, 0.28, GREEN), (0.5, 0.72, BLUE)],
     3: [(0.25, 0.2, BLUE), (0.5, 0.5, RED), (0.75, 0.8, GREEN)],
-    4: [(x, y, c) for (x, y), c in zip(((0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)),
-                                       (BLUE, GREEN, GREEN, BLUE), strict=True)],
-    5: [(0.27, 0.22, BLUE), (0.73, 0.22, GREEN), (0.5, 0.5, RED), (0.27, 0.78, GREEN),
-        (0.73, 0.78, BLUE)],
+    4: [
+        (x, y, c)
+        for (x, y), c in zip(
+            ((0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)),
+            (BLUE, GREEN, GREEN, BLUE),
+            strict=True,
+        )
+    ],
+    5: [
+        (0.27, 0.22, BLUE),
+        (0.73, 0.22, GREEN),
+        (0.5, 0.5, RED),
+        (0.27, 0.78, GREEN),
+        (0.73, 0.78, BLUE),
+    ],
     6: [(x, y, GREEN if y < 0.3 else RED) for y in (0.2, 0.55, 0.82) for x in (0.3, 0.7)],
     7: [(0.22, 0.13, GREEN), (0.5, 0.25, GREEN), (0.78, 0.37, GREEN)]
     + [(x, y, RED) for y in (0.6, 0.85) for x in (0.3, 0.7)],
@@ -51,8 +62,14 @@ WIND_GLYPHS = "東南西北"
 FLOWER_GLYPHS = "梅蘭菊竹春夏秋冬"
 
 
-def _glyph(canvas: np.ndarray, text: str, font: str, size: int, centre: tuple[int, int],
-           colour: tuple[int, int, int]) -> None:
+def _glyph(  # noqa: PLR0917 - a drawing primitive, positional like cv2's
+    canvas: np.ndarray,
+    text: str,
+    font: str,
+    size: int,
+    centre: tuple[int, int],
+    colour: tuple[int, int, int],
+) -> None:
     """Draw CJK text with Pillow (OpenCV's Hershey fonts have no CJK) onto a BGR canvas."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -70,16 +87,29 @@ def _dot(canvas: np.ndarray, x: float, y: float, radius: int, colour: tuple[int,
     cv2.circle(canvas, centre, int(radius * 0.35), colour, -1, cv2.LINE_AA)
 
 
-def _stick(canvas: np.ndarray, x: float, y: float, tilt: float, colour: tuple[int, int, int],
-           length: int = 54, width: int = 12) -> None:
+def _stick(  # noqa: PLR0917 - a drawing primitive, positional like cv2's
+    canvas: np.ndarray,
+    x: float,
+    y: float,
+    tilt: float,
+    colour: tuple[int, int, int],
+    length: int = 54,
+    width: int = 12,
+) -> None:
     rect = ((x * FACE_W, y * FACE_H), (width, length), tilt)
     box = cv2.boxPoints(rect).astype(np.int32)
     cv2.fillConvexPoly(canvas, box, colour, cv2.LINE_AA)
     c, s = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
     for frac in (-0.25, 0.0, 0.25):  # the bamboo's nodes
         cx, cy = x * FACE_W - s * frac * length, y * FACE_H + c * frac * length
-        cv2.line(canvas, (int(cx - c * width / 2), int(cy - s * width / 2)),
-                 (int(cx + c * width / 2), int(cy + s * width / 2)), IVORY, 2, cv2.LINE_AA)
+        cv2.line(
+            canvas,
+            (int(cx - c * width / 2), int(cy - s * width / 2)),
+            (int(cx + c * width / 2), int(cy + s * width / 2)),
+            IVORY,
+            2,
+            cv2.LINE_AA,
+        )
 
 
 def _bird(canvas: np.ndarray) -> None:
@@ -151,7 +181,9 @@ def load_faces(directory: Path = FACES_DIR) -> dict[str, np.ndarray]:
     for name in class_names():
         image = cv2.imread(str(directory / f"{name}.png"), cv2.IMREAD_COLOR)
         if image is None:
-            raise FileNotFoundError(f"missing face {directory / name}.png: run python -m models.faces")
+            raise FileNotFoundError(
+                f"missing face {directory / name}.png: run python -m models.faces"
+            )
         faces[name] = image
     return faces
 

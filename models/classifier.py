@@ -1,0 +1,166 @@
+"""The tile identity classifier: a small CNN on 48x36 vertical crops, exported to ONNX.
+
+Trained on crops cut from rendered tables (our own faces and, when the shared data set is present,
+real photo faces pasted into scenes) plus augmented real photo crops from the training split. Its
+85 outputs are the 42 designs times (upright, upside down) and ``back`` (see vision.crops).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CLASSES_OUT, CROP_H, CROP_W, TILE_NAMES
+
+
+def build_network():  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    class TileNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(3, 16),
+                nn.MaxPool2d(2),
+                *block(16, 32),
+                *block(32, 32),
+                nn.MaxPool2d(2),
+                *block(32, 64),
+                *block(64, 64),
+                nn.MaxPool2d(2),
+            )
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.Dropout(0.3),
+                nn.Linear(64 * (CROP_H // 8) * (CROP_W // 8), 192),
+                nn.ReLU(),
+                nn.Linear(192, CLASSES_OUT),
+            )
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.features(x))
+
+    return TileNet()
+
+
+def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Real photos shrunk to table resolution, both ways up, with jittered framing."""
+    from models.dataset import camerash_crops
+
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for name, photo in camerash_crops(shared / "camerash-tiles", split):
+        kind = TILE_NAMES.index(name)
+        for copy in range(copies):
+            h, w = photo.shape[:2]
+            dx, dy = rng.uniform(-0.06, 0.06, 2) * (w, h)
+            box = np.float32([[dx, dy], [w + dx, dy], [w + dx, h + dy]])
+            size = np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]])
+            crop = cv2.warpAffine(
+                photo,
+                cv2.getAffineTransform(box, size),
+                (CROP_W, CROP_H),
+                flags=cv2.INTER_AREA,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            if copy % 2:
+                scale = rng.uniform(0.5, 0.9)
+                small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                crop = cv2.resize(small, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR)
+            upside_down = copy % 4 >= 2
+            if upside_down:
+                crop = cv2.rotate(crop, cv2.ROTATE_180)
+            xs.append(crop)
+            ys.append(2 * kind + int(upside_down))
+    if not xs:
+        return np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def _augment(batch, generator):  # type: ignore[no-untyped-def]
+    import torch
+
+    n = batch.shape[0]
+    gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
+    tint = 1 + 0.1 * (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 2
+    offset = 0.1 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5)
+    noise = 0.03 * torch.randn(batch.shape, generator=generator)
+    return (batch * gain * tint + offset + noise).clamp(0, 1)
+
+
+def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) -> float:
+    """Train, report held-out crop accuracy, export ``target`` (ONNX, softmax included)."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    data = np.load(out / "data" / "train" / "crops.npz")
+    xs, ys = [data["x"]], [data["y"]]
+    if shared is not None and (shared / "camerash-tiles").is_dir():
+        px, py = photo_crops(shared, "train", copies=24, seed=3)
+        xs.append(px)
+        ys.append(py)
+    x = torch.from_numpy(np.concatenate(xs)).permute(0, 3, 1, 2).contiguous()
+    y = torch.from_numpy(np.concatenate(ys))
+    val = np.load(out / "data" / "val" / "crops.npz")
+    vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).float() / 255
+    vy = torch.from_numpy(val["y"])
+    net = build_network()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * ((len(x) + 255) // 256)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    generator = torch.Generator().manual_seed(0)
+    accuracy = 0.0
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=generator)
+        for start in range(0, len(x), 256):
+            index = order[start : start + 256]
+            batch = _augment(x[index].float() / 255, generator)
+            optimiser.zero_grad()
+            loss = loss_fn(net(batch), y[index])
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+        net.eval()
+        with torch.no_grad():
+            accuracy = float((net(vx).argmax(1) == vy).float().mean())
+        print(
+            f"classifier epoch {epoch + 1}/{epochs}: loss {float(loss):.3f} "
+            f"val crop accuracy {accuracy:.4f} ({len(x)} training crops)",
+            flush=True,
+        )
+    export_classifier(net, target)
+    return accuracy
+
+
+def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.softmax(self.net(x), dim=1)
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    model = WithSoftmax().eval()
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP_H, CROP_W),
+        str(target),
+        opset_version=17,
+        input_names=["crops"],
+        output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+        dynamo=False,
+    )

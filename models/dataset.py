@@ -1,0 +1,139 @@
+"""Random table scenes and the data sets written from them: YOLO detection and classifier crops.
+
+Detector labels use two classes (0 tile face, 1 back) because the tile's identity is read by the
+classifier on a rectified crop; the exact 43-class labels (engine notation, ``back`` last) are
+written alongside in ``labels43/`` for evaluation.
+"""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.camera import TABLE_PX, rectify, render_frame
+from models.faces import class_names, load_faces
+from vision.crops import CLASSES_OUT, crop_tile, output_index
+from vision.layout import RIVER_COLUMNS, RIVER_ROWS, WALL_STACKS, MeldSpec, TableSpec
+
+CAMERASH_LABELS = {  # classes.csv index -> engine notation
+    **{i: f"{i}p" for i in range(1, 10)},
+    **{i + 9: f"{i}s" for i in range(1, 10)},
+    **{i + 18: f"{i}m" for i in range(1, 10)},
+    28: "E",
+    29: "S",
+    30: "W",
+    31: "N",
+    32: "C",
+    33: "F",
+    34: "P",
+    35: "5f",
+    36: "6f",
+    37: "7f",
+    38: "8f",
+    39: "1f",
+    40: "2f",
+    41: "3f",
+    42: "4f",
+}
+DETECT_SIZE = 512
+
+
+def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
+    """Labelled real photo crops: ``split`` "train" (70%) or "eval" (30%, never trained on)."""
+    import csv
+
+    out = []
+    with (root / "labels.csv").open(encoding="utf-8-sig") as handle:
+        for row in csv.DictReader(handle):
+            held_out = zlib.crc32(row["image-name"].encode()) % 10 < 3
+            if held_out != (split == "eval"):
+                continue
+            image = cv2.imread(str(root / "tiles-resized" / row["image-name"]), cv2.IMREAD_COLOR)
+            if image is not None:
+                out.append((CAMERASH_LABELS[int(row["label"])], image))
+    return out
+
+
+def face_sets(shared: Path | None) -> dict[str, list[np.ndarray]]:
+    """Every face image per class: our own drawn set, plus real training photos when available."""
+    faces = {name: [image] for name, image in load_faces().items()}
+    if shared is not None and (shared / "camerash-tiles").is_dir():
+        for name, image in camerash_crops(shared / "camerash-tiles", "train"):
+            faces[name].append(cv2.resize(image, (120, 160), interpolation=cv2.INTER_AREA))
+    return faces
+
+
+def random_spec(rng: np.random.Generator) -> TableSpec:
+    names = class_names()[:-1]
+    spec = TableSpec()
+    for seat in range(4):
+        count = int(rng.integers(0, RIVER_COLUMNS * RIVER_ROWS + 1))
+        spec.rivers[seat] = [names[i] for i in rng.integers(0, len(names), count)]
+        for _ in range(int(rng.integers(0, 4))):
+            kind = names[int(rng.integers(0, 34))]
+            size = 4 if rng.random() < 0.2 else 3
+            if kind[0].isdigit() and int(kind[0]) <= 7 and rng.random() < 0.5:
+                tiles = [f"{int(kind[0]) + i}{kind[1]}" for i in range(3)]
+            else:
+                tiles = [kind] * size
+            spec.melds[seat].append(MeldSpec(tiles, int(rng.integers(0, len(tiles)))))
+        if rng.random() < 0.25:
+            n = max(1, 14 - 3 * len(spec.melds[seat]))
+            spec.revealed[seat] = [names[i] for i in rng.integers(0, 34, n)]
+        spec.concealed[seat] = int(rng.integers(0, 14))
+        first = int(rng.integers(0, WALL_STACKS))
+        spec.walls[seat] = (first, int(rng.integers(first, WALL_STACKS + 1)))
+    return spec
+
+
+def write_detection_set(
+    out: Path, count: int, seed: int, shared: Path | None, crops_per_image: int = 60
+) -> None:
+    """``count`` rectified tables for YOLO plus classifier crops (``crops.npz``) under ``out``."""
+    rng = np.random.default_rng(seed)
+    faces = face_sets(shared)
+    for sub in ("images", "labels", "labels43"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    names = class_names()
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for index in range(count):
+        frame = render_frame(random_spec(rng), faces, rng)
+        side = float(np.linalg.norm(frame.table_corners[1] - frame.table_corners[0]))
+        clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
+        table, homography = rectify(frame.image, clicked)
+        det_lines, full_lines = [], []
+        scale = DETECT_SIZE / TABLE_PX
+        order = rng.permutation(len(frame.labels))
+        for rank, i in enumerate(order):
+            label = frame.labels[i]
+            quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography)
+            quad = quad.reshape(-1, 2)
+            x1, y1 = np.clip(quad.min(axis=0), 0, TABLE_PX)
+            x2, y2 = np.clip(quad.max(axis=0), 0, TABLE_PX)
+            if label.visible < 0.5 or x2 - x1 < 4 or y2 - y1 < 4:
+                continue
+            cx, cy, bw, bh = (
+                (x1 + x2) / 2 / TABLE_PX,
+                (y1 + y2) / 2 / TABLE_PX,
+                (x2 - x1) / TABLE_PX,
+                (y2 - y1) / TABLE_PX,
+            )
+            name = label.spot.name
+            det_lines.append(f"{int(name == 'back')} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+            full_lines.append(f"{names.index(name)} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+            if rank < crops_per_image and label.visible > 0.8:
+                box = np.array([x1, y1, x2, y2]) + rng.normal(0, 0.06, 4) * (x2 - x1)
+                xs.append(crop_tile(table, box))
+                ys.append(output_index(name, label.spot.orientation, box))
+        stem = f"{seed}_{index:05d}"
+        small = cv2.resize(table, (DETECT_SIZE, DETECT_SIZE), interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(out / "images" / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (out / "labels" / f"{stem}.txt").write_text("\n".join(det_lines) + "\n")
+        (out / "labels43" / f"{stem}.txt").write_text("\n".join(full_lines) + "\n")
+        _ = scale
+    np.savez_compressed(out / "crops.npz", x=np.stack(xs), y=np.array(ys, np.int64))
+    print(f"wrote {count} tables and {len(xs)} crops ({CLASSES_OUT} classes) to {out}")

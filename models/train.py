@@ -1,0 +1,128 @@
+"""One command that renders the data and trains both networks, then exports them to ONNX.
+
+CPU recipe (what produced the committed weights; see models/weights/RECIPE.md)::
+
+    nice -n 10 python -m models.train --out runs/vision --images 900 --val-images 60 \
+        --detector-hours 0.75 --classifier-epochs 12
+
+GPU: ``models/train_gpu.sh`` runs the same command with more images, more time and ``--device 0``.
+Stages can be run alone with ``--stage data|detector|classifier|export``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+from pathlib import Path
+
+from models.dataset import DETECT_SIZE, write_detection_set
+
+WEIGHTS = Path(__file__).with_name("weights")
+SHARED = Path("/work/shared/datasets")
+
+
+def write_checksum(path: Path) -> str:
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.with_name(path.name + ".sha256").write_text(f"{digest}  {path.name}\n")
+    return digest
+
+
+def make_data(out: Path, images: int, val_images: int, shared: Path | None) -> Path:
+    write_detection_set(out / "data" / "train", images, seed=1, shared=shared)
+    write_detection_set(out / "data" / "val", val_images, seed=2, shared=shared)
+    yaml = out / "data" / "tiles.yaml"
+    yaml.write_text(
+        f"path: {(out / 'data').resolve()}\ntrain: train/images\nval: val/images\n"
+        "names:\n  0: tile\n  1: back\n"
+    )
+    return yaml
+
+
+def train_detector(out: Path, hours: float, device: str, batch: int, model: str) -> Path:
+    from ultralytics import YOLO
+
+    yolo = YOLO(model)
+    yolo.train(
+        data=str(out / "data" / "tiles.yaml"),
+        imgsz=DETECT_SIZE,
+        time=hours,
+        epochs=200,
+        batch=batch,
+        device=device,
+        workers=2,
+        project=str(out.resolve()),
+        name="detector",
+        exist_ok=True,
+        pretrained=False,
+        amp=device != "cpu",
+        plots=False,
+        fliplr=0.5,
+        degrees=3.0,
+        scale=0.25,
+        mosaic=1.0,
+        close_mosaic=2,
+        patience=1000,
+        seed=0,
+        deterministic=False,
+    )
+    return out / "detector" / "weights" / "best.pt"
+
+
+def export_detector(best: Path) -> Path:
+    from ultralytics import YOLO
+
+    exported = Path(
+        YOLO(str(best)).export(
+            format="onnx", imgsz=DETECT_SIZE, opset=17, simplify=False, dynamic=False
+        )
+    )
+    WEIGHTS.mkdir(exist_ok=True)
+    target = WEIGHTS / "detector.onnx"
+    shutil.copyfile(exported, target)
+    write_checksum(target)
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", type=Path, default=Path("runs/vision"))
+    parser.add_argument("--images", type=int, default=900)
+    parser.add_argument("--val-images", type=int, default=60)
+    parser.add_argument("--detector-hours", type=float, default=0.75)
+    parser.add_argument("--classifier-epochs", type=int, default=12)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument(
+        "--model",
+        default=str(Path(__file__).with_name("yolo11n-tiles.yaml")),
+        help="architecture, trained from scratch",
+    )
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=SHARED,
+        help="datasets folder with camerash-tiles (training only; optional)",
+    )
+    parser.add_argument(
+        "--stage", choices=["all", "data", "detector", "classifier", "export"], default="all"
+    )
+    args = parser.parse_args()
+    shared = args.shared if args.shared.is_dir() else None
+    if args.stage in ("all", "data"):
+        make_data(args.out, args.images, args.val_images, shared)
+    if args.stage in ("all", "classifier"):
+        from models.classifier import train_classifier
+
+        train_classifier(args.out, args.classifier_epochs, shared, WEIGHTS / "classifier.onnx")
+        write_checksum(WEIGHTS / "classifier.onnx")
+    if args.stage in ("all", "detector"):
+        train_detector(args.out, args.detector_hours, args.device, args.batch, args.model)
+    if args.stage in ("all", "detector", "export"):
+        export_detector(args.out / "detector" / "weights" / "best.pt")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The stabiliser: N-frame rule, occlusion deletes and invents nothing, melds and their sources."""
+
+from __future__ import annotations
+
+from engine.tiles import RelativeSeat, Tile
+from vision.layout import MeldSpec, TableSpec, layout, river_slot_centre
+from vision.stabiliser import Stabiliser, TableDetection
+
+
+def _river(seat: int, names: list[str]) -> list[TableDetection]:
+    out = []
+    for i, name in enumerate(names):
+        x, y = river_slot_centre(seat, *divmod(i, 6))
+        out.append(TableDetection(name, x, y, sideways=False, confidence=0.9))
+    return out
+
+
+def _tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(t) for t in text.split())
+
+
+def test_tile_counts_only_after_n_consistent_frames() -> None:
+    stabiliser = Stabiliser(confirm_frames=3)
+    frame = _river(0, ["5m", "E"])
+    assert stabiliser.update(frame).seats[0].river == ()
+    assert stabiliser.update(frame).seats[0].river == ()
+    assert stabiliser.update(frame).seats[0].river == _tiles("5m E")
+
+
+def test_flickering_kind_is_not_confirmed_until_it_settles() -> None:
+    stabiliser = Stabiliser(confirm_frames=3)
+    for name in ["5m", "6m", "5m", "6m"]:
+        assert stabiliser.update(_river(1, [name])).seats[1].river == ()
+    for _ in range(2):
+        stabiliser.update(_river(1, ["6m"]))
+    assert stabiliser.update(_river(1, ["6m"])).seats[1].river == _tiles("6m")
+
+
+def test_arm_over_the_river_deletes_nothing_and_invents_nothing() -> None:
+    stabiliser = Stabiliser(confirm_frames=3, remove_frames=4)
+    river = _river(2, ["1p", "2p", "3p", "4p", "5p", "6p", "7p"])
+    for _ in range(3):
+        stabiliser.update(river)
+    for frame in range(30):  # an arm hides tiles 2-6 for a long time, and looks like a tile
+        arm = TableDetection("C" if frame % 2 else "F", 0.52 + 0.01 * frame, 0.3, False, 0.8)
+        observed = stabiliser.update([river[0], arm])
+        assert observed.seats[2].river == _tiles("1p 2p 3p 4p 5p 6p 7p")
+    assert all(seat.river == () for i, seat in enumerate(observed.seats) if i != 2)
+
+
+def test_claimed_last_discard_is_removed_when_its_neighbours_are_seen() -> None:
+    stabiliser = Stabiliser(confirm_frames=2, remove_frames=3)
+    river = _river(3, ["9s", "8s", "7s"])
+    for _ in range(2):
+        stabiliser.update(river)
+    for _ in range(2):
+        assert stabiliser.update(river[:2]).seats[3].river == _tiles("9s 8s 7s")
+    assert stabiliser.update(river[:2]).seats[3].river == _tiles("9s 8s")
+
+
+def test_melds_read_their_source_from_the_turned_tile_and_hand_is_separate() -> None:
+    spec = TableSpec()
+    spec.melds[1] = [MeldSpec(["W", "W", "W"], 0), MeldSpec(["3s", "4s", "5s"], 2)]
+    spec.revealed[1] = ["1m", "1m", "2p", "3p", "4p", "9m", "9m", "9m"]
+    detections = [
+        TableDetection(spot.name, *spot.centre, sideways=spot.sideways) for spot in layout(spec)
+    ]
+    stabiliser = Stabiliser(confirm_frames=1)
+    seat = stabiliser.update(detections).seats[1]
+    by_tiles = {m.tiles: m for m in seat.melds}
+    assert by_tiles[_tiles("W W W")].source is RelativeSeat.UPPER
+    assert by_tiles[_tiles("3s 4s 5s")].source is RelativeSeat.LOWER
+    assert seat.revealed == _tiles("1m 1m 2p 3p 4p 9m 9m 9m")

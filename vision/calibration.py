@@ -1,0 +1,106 @@
+"""Table calibration: the homography between camera pixels and table coordinates (0..1 square).
+
+The four corners are given once, clockwise from the corner at seat 0's left (the top-left of the
+rectified view, seat 0 sits at the bottom): from a JSON file written by hand or by a click tool,
+or found from four ArUco markers (DICT_4X4_50, ids 0-3, one at each corner in that order).
+
+JSON form::
+
+    {"corners": [[x, y], [x, y], [x, y], [x, y]], "image_size": [1920, 1080]}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class CalibrationError(ValueError):
+    """The calibration file or image does not give four usable corners."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Four table corners in image pixels: TL, TR, BR, BL of the rectified table."""
+
+    corners: tuple[tuple[float, float], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.corners) != 4:
+            raise CalibrationError(f"need 4 corners, got {len(self.corners)}: {self.corners!r}")
+        quad = np.array(self.corners, np.float64)
+        if not np.all(np.isfinite(quad)):
+            raise CalibrationError(f"corners must be finite numbers: {self.corners!r}")
+        d1, d2 = quad[2] - quad[0], quad[3] - quad[1]
+        area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
+        if area < 100:
+            raise CalibrationError(
+                f"corners enclose no table (area {area:.0f} px²): {self.corners!r}"
+            )
+
+    @classmethod
+    def from_json(cls, text: str) -> Calibration:
+        try:
+            data = json.loads(text)
+            corners = tuple((float(x), float(y)) for x, y in data["corners"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CalibrationError(
+                f'not a calibration (want {{"corners": [[x, y] x4]}}): {text[:80]!r}'
+            ) from exc
+        return cls(corners)
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        try:
+            return cls.from_json(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CalibrationError(
+                f"cannot read calibration {str(path)!r}: {exc.strerror}"
+            ) from exc
+
+    def to_json(self) -> str:
+        return json.dumps({"corners": [list(c) for c in self.corners]})
+
+    @classmethod
+    def from_aruco(cls, image: np.ndarray) -> Calibration:
+        """Corners from ArUco markers 0-3 (DICT_4X4_50); each marker's outer corner is used."""
+        dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+        detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+        found, ids, _ = detector.detectMarkers(image)
+        seen = (
+            {}
+            if ids is None
+            else {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), found, strict=True)}
+        )
+        missing = [i for i in range(4) if i not in seen]
+        if missing:
+            raise CalibrationError(f"ArUco markers {missing} not found (found {sorted(seen)})")
+        # marker i's corner i (TL, TR, BR, BL order) is the one at the table's corner
+        return cls(tuple((float(seen[i][i][0]), float(seen[i][i][1])) for i in range(4)))
+
+    def homography(self, size: int) -> np.ndarray:
+        """Image pixels -> rectified table pixels of a ``size`` square."""
+        square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+        return cv2.getPerspectiveTransform(np.float32(self.corners), square)
+
+    def rectify(self, image: np.ndarray, size: int) -> np.ndarray:
+        return cv2.warpPerspective(
+            image, self.homography(size), (size, size), flags=cv2.INTER_LINEAR
+        )
+
+    def to_table(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (N x 2) -> table units (0..1)."""
+        return _apply(self.homography(1), points)
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Table units (N x 2) -> image pixels."""
+        return _apply(np.linalg.inv(self.homography(1)), points)
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, matrix).reshape(-1, 2)

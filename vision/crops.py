@@ -1,0 +1,66 @@
+"""Tile crops for the identity classifier: cut, turn upright-or-upside-down, and label.
+
+The classifier sees every tile standing vertically: a sideways box is turned clockwise first, so
+a face turned 90 degrees reads upright and one turned 270 reads upside down. Its outputs are the
+42 designs times (upright, upside down), then ``back``: the orientation follows from the box shape
+and the chosen output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from engine.tiles import ALL_TILES
+
+CROP_W, CROP_H = 36, 48
+TILE_NAMES: tuple[str, ...] = tuple(str(tile) for tile in ALL_TILES)
+CLASSES_OUT = 2 * len(TILE_NAMES) + 1
+BACK_INDEX = CLASSES_OUT - 1
+
+
+def crop_tile(image: np.ndarray, box: Sequence[float], pad: float = 0.06) -> np.ndarray:
+    """The tile in ``box`` (x1, y1, x2, y2 px) as a vertical CROP_H x CROP_W BGR crop."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    px, py = (x2 - x1) * pad, (y2 - y1) * pad
+    h, w = image.shape[:2]
+    left, top = int(np.floor(x1 - px)), int(np.floor(y1 - py))
+    right, bottom = int(np.ceil(x2 + px)), int(np.ceil(y2 + py))
+    if right <= left or bottom <= top:
+        raise ValueError(f"empty box {list(box)!r}")
+    border = max(0, -left, -top, right - w, bottom - h)
+    if border:
+        image = cv2.copyMakeBorder(image, border, border, border, border, cv2.BORDER_REPLICATE)
+        left, right, top, bottom = left + border, right + border, top + border, bottom + border
+    crop = image[top:bottom, left:right]
+    if crop.shape[1] > crop.shape[0]:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def is_sideways(box: Sequence[float]) -> bool:
+    return float(box[2]) - float(box[0]) > float(box[3]) - float(box[1])
+
+
+def output_index(name: str, orientation: int, box: Sequence[float]) -> int:
+    """The classifier output for a tile of ``name`` turned ``orientation`` degrees CCW."""
+    if name == "back":
+        return BACK_INDEX
+    upside_down = orientation % 360 in (180, 270)
+    return 2 * TILE_NAMES.index(name) + int(upside_down)
+
+
+def decode(index: int, box: Sequence[float]) -> tuple[str, int]:
+    """(class name, orientation) for a classifier output read on ``box``."""
+    if index == BACK_INDEX:
+        return "back", 90 if is_sideways(box) else 0
+    kind, upside_down = divmod(index, 2)
+    return TILE_NAMES[kind], (90 if is_sideways(box) else 0) + 180 * upside_down
+
+
+def kind_probabilities(probs: np.ndarray) -> np.ndarray:
+    """Per-class probability (42 designs + back) summed over the two orientations."""
+    kinds = probs[..., :-1].reshape(*probs.shape[:-1], len(TILE_NAMES), 2).sum(axis=-1)
+    return np.concatenate([kinds, probs[..., -1:]], axis=-1)

@@ -1,0 +1,208 @@
+"""Tile detection: one interface, ONNX by default, ultralytics optional.
+
+Two networks: a YOLO detector finds tile boxes (class "tile" face up, or "back") on a 512 px view
+of a 1024 px table canvas, and a small classifier reads each box's identity and which way up it
+lies from a crop of the 1024 px canvas. With a calibration the canvas is the rectified table;
+without one the image is scaled so a tile is about canvas size and cut into overlapping windows,
+so a ~40 px tile in a 1920x1080 frame is still read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.crops import crop_tile, decode, kind_probabilities
+from vision.layout import TILE_W
+
+WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
+CANVAS, DETECT_SIZE = 1024, 512
+CANVAS_TILE_W = TILE_W * CANVAS  # a tile's width on the canvas, as trained
+
+
+class DetectorError(RuntimeError):
+    """Weights missing or unreadable, or an image that cannot be processed."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    tile: str  # engine notation ("5p", "E", "3f") or "back"
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
+    confidence: float
+    orientation: int  # 0/90/180/270: how far the face is turned counter-clockwise
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "tile": self.tile,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+            "orientation": self.orientation,
+        }
+
+
+class BoxBackend(Protocol):
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (N x 4, x1y1x2y2 px of ``image``), scores (N), classes (N; 0 face, 1 back)."""
+
+
+def _session(path: Path):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort  # noqa: PLC0415 - loaded only when a detector is built
+
+    if not path.is_file():
+        raise DetectorError(f"weights not found: {str(path)!r}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 2
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise DetectorError(f"cannot load {str(path)!r}: {exc}") from exc
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    if len(boxes) == 0:
+        return np.zeros(0, np.int64)
+    xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]]).tolist()
+    keep = cv2.dnn.NMSBoxes(xywh, scores.tolist(), 0.0, iou)
+    return np.array(keep, np.int64).reshape(-1)
+
+
+class OnnxBoxes:
+    """The YOLO box detector through ONNX Runtime (no torch)."""
+
+    def __init__(self, path: Path = WEIGHTS / "detector.onnx", threshold: float = 0.3) -> None:
+        self.session = _session(path)
+        self.input = self.session.get_inputs()[0].name
+        self.threshold = threshold
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (DETECT_SIZE, DETECT_SIZE), interpolation=cv2.INTER_AREA)
+        blob = small[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        out = self.session.run(None, {self.input: blob})[0][0].T  # N x (4 + classes)
+        scores = out[:, 4:].max(axis=1)
+        keep = scores >= self.threshold
+        out, scores = out[keep], scores[keep]
+        classes = out[:, 4:].argmax(axis=1)
+        cx, cy, bw, bh = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
+        boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+        boxes *= np.array([w, h, w, h]) / DETECT_SIZE
+        keep_idx = nms(boxes, scores, 0.5)
+        return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
+
+
+class UltralyticsBoxes:
+    """The same detector through ultralytics and torch (``pip install tilesight[train]``)."""
+
+    def __init__(self, path: Path, threshold: float = 0.3) -> None:
+        from ultralytics import YOLO  # noqa: PLC0415 - heavy, optional: imported only here
+
+        self.model = YOLO(str(path))
+        self.threshold = threshold
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        result = self.model.predict(image, imgsz=DETECT_SIZE, conf=self.threshold, verbose=False)[0]
+        return (
+            result.boxes.xyxy.cpu().numpy(),
+            result.boxes.conf.cpu().numpy(),
+            result.boxes.cls.cpu().numpy().astype(int),
+        )
+
+
+class OnnxClassifier:
+    def __init__(self, path: Path = WEIGHTS / "classifier.onnx") -> None:
+        self.session = _session(path)
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """Probabilities (N x 85) for BGR crops (N x 48 x 36 x 3)."""
+        if len(crops) == 0:
+            return np.zeros((0, 85), np.float32)
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        return np.asarray(self.session.run(None, {"crops": blob})[0])
+
+
+class Detector:
+    """``Detector().detect(image)`` -> tiles with boxes in image pixels."""
+
+    def __init__(
+        self,
+        boxes: BoxBackend | None = None,
+        classifier: OnnxClassifier | None = None,
+        tile_px: float = 40.0,
+    ) -> None:
+        self.boxes = boxes or OnnxBoxes()
+        self.classifier = classifier or OnnxClassifier()
+        self.tile_px = tile_px
+
+    def detect(self, image: np.ndarray, calibration: Calibration | None = None) -> list[Detection]:
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise DetectorError("not a colour image")
+        if calibration is not None:
+            homography = calibration.homography(CANVAS)
+            canvas = cv2.warpPerspective(image, homography, (CANVAS, CANVAS))
+            found = self._read_canvas(canvas)
+            inverse = np.linalg.inv(homography)
+            return [_map_box(d, inverse) for d in found]
+        return self._detect_windows(image)
+
+    def detect_table(self, canvas: np.ndarray) -> list[Detection]:
+        """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels."""
+        return self._read_canvas(canvas)
+
+    def _read_canvas(self, canvas: np.ndarray) -> list[Detection]:
+        boxes, scores, _classes = self.boxes.locate(canvas)
+        if len(boxes) == 0:
+            return []
+        crops = np.stack([crop_tile(canvas, box) for box in boxes])
+        probs = self.classifier.classify(crops)
+        kinds = kind_probabilities(probs)
+        out = []
+        for box, score, row, kind_row in zip(boxes, scores, probs, kinds, strict=True):
+            name, orientation = decode(int(row.argmax()), box)
+            confidence = float(score) * float(kind_row.max())
+            out.append(Detection(name, tuple(float(v) for v in box), confidence, orientation))
+        return out
+
+    def _detect_windows(self, image: np.ndarray) -> list[Detection]:
+        scale = CANVAS_TILE_W / self.tile_px
+        scaled = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        h, w = scaled.shape[:2]
+        step = CANVAS - 128
+        found: list[Detection] = []
+        for top in range(0, max(h - 128, 1), step):
+            for left in range(0, max(w - 128, 1), step):
+                window = scaled[top : top + CANVAS, left : left + CANVAS]
+                pad_b, pad_r = CANVAS - window.shape[0], CANVAS - window.shape[1]
+                window = cv2.copyMakeBorder(
+                    window, 0, pad_b, 0, pad_r, cv2.BORDER_CONSTANT, value=(40, 40, 40)
+                )
+                for d in self._read_canvas(window):
+                    x1, y1, x2, y2 = d.box
+                    box = (
+                        (x1 + left) / scale,
+                        (y1 + top) / scale,
+                        (x2 + left) / scale,
+                        (y2 + top) / scale,
+                    )
+                    found.append(Detection(d.tile, box, d.confidence, d.orientation))
+        if not found:
+            return []
+        keep = nms(np.array([d.box for d in found]), np.array([d.confidence for d in found]), 0.5)
+        return [found[i] for i in sorted(keep.tolist())]
+
+
+def _map_box(d: Detection, matrix: np.ndarray) -> Detection:
+    x1, y1, x2, y2 = d.box
+    corners = np.array([[[x1, y1]], [[x2, y1]], [[x2, y2]], [[x1, y2]]], np.float64)
+    mapped = cv2.perspectiveTransform(corners, matrix).reshape(-1, 2)
+    lo, hi = mapped.min(axis=0), mapped.max(axis=0)
+    return Detection(
+        d.tile,
+        (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])),
+        d.confidence,
+        d.orientation,
+    )

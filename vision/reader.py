@@ -1,0 +1,150 @@
+"""Frames in, table events out: calibration -> detector -> stabiliser -> observation diffs.
+
+Events are plain JSON-ready dicts (``watch`` prints one per line)::
+
+    {"type": "discard", "seat": 1, "tile": "5m", "index": 3, "row": 0, "column": 3, "frame": 42}
+    {"type": "meld", "seat": 2, "kind": "pung", "tiles": ["E", "E", "E"], "source": "upper",
+     "claimed": "E", "frame": 97}
+    {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
+    {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
+    {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.tiles import Meld, MeldKind, Tile
+from vision.calibration import Calibration
+from vision.detector import CANVAS, Detection, Detector
+from vision.stabiliser import MeldObservation, Stabiliser, TableDetection, TableObservation
+
+
+def table_detections(found: list[Detection]) -> list[TableDetection]:
+    """Canvas-pixel detections to table units."""
+    out = []
+    for d in found:
+        x1, y1, x2, y2 = d.box
+        out.append(
+            TableDetection(
+                d.tile,
+                (x1 + x2) / 2 / CANVAS,
+                (y1 + y2) / 2 / CANVAS,
+                x2 - x1 > y2 - y1,
+                d.confidence,
+            )
+        )
+    return out
+
+
+def meld_of(observed: MeldObservation) -> Meld | None:
+    """The engine meld an observation shows, or None when the tiles make no meld."""
+    tiles = observed.tiles
+    if len(tiles) == 4:
+        kind = MeldKind.KONG
+    elif len(set(tiles)) == 1:
+        kind = MeldKind.PUNG
+    else:
+        kind = MeldKind.CHOW
+    try:
+        return Meld(kind, tiles, observed.source, tiles[observed.sideways_index])
+    except ValueError:
+        return None
+
+
+@dataclass
+class TableReader:
+    """Feed frames with :meth:`process`; it returns the events each frame settles."""
+
+    detector: Detector
+    calibration: Calibration
+    stabiliser: Stabiliser
+    settle_frames: int = 2
+
+    def __post_init__(self) -> None:
+        self.frame = 0
+        self.published: TableObservation | None = None
+        self._candidate: TableObservation | None = None
+        self._candidate_age = 0
+
+    def observe(self, image: np.ndarray) -> TableObservation:
+        canvas = self.calibration.rectify(image, CANVAS)
+        return self.stabiliser.update(table_detections(self.detector.detect_table(canvas)))
+
+    def process(self, image: np.ndarray) -> list[dict[str, object]]:
+        self.frame += 1
+        observation = self.observe(image)
+        if observation == self._candidate:
+            self._candidate_age += 1
+        else:
+            self._candidate, self._candidate_age = observation, 1
+        if self._candidate_age < self.settle_frames or observation == self.published:
+            return []
+        events = diff(self.published, observation, self.frame)
+        self.published = observation
+        return events
+
+
+def diff(
+    before: TableObservation | None, after: TableObservation, frame: int
+) -> list[dict[str, object]]:
+    events: list[dict[str, object]] = []
+    for seat, now in enumerate(after.seats):
+        old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
+        old_melds: tuple[MeldObservation, ...] = () if before is None else before.seats[seat].melds
+        old_revealed: tuple[Tile, ...] = () if before is None else before.seats[seat].revealed
+        river = now.river
+        if river[: len(old_river)] == old_river:
+            for index in range(len(old_river), len(river)):
+                row, column = divmod(index, 6)
+                events.append(
+                    {
+                        "type": "discard",
+                        "seat": seat,
+                        "tile": str(river[index]),
+                        "index": index,
+                        "row": row,
+                        "column": column,
+                        "frame": frame,
+                    }
+                )
+        elif old_river[: len(river)] == river:
+            for tile in old_river[len(river) :]:
+                events.append(
+                    {"type": "river_taken", "seat": seat, "tile": str(tile), "frame": frame}
+                )
+        else:
+            events.append(
+                {
+                    "type": "river_corrected",
+                    "seat": seat,
+                    "river": [str(t) for t in river],
+                    "frame": frame,
+                }
+            )
+        for observed in now.melds:
+            if observed in old_melds:
+                continue
+            meld = meld_of(observed)
+            event: dict[str, object] = {
+                "type": "meld",
+                "seat": seat,
+                "tiles": [str(t) for t in observed.tiles],
+                "source": observed.source.name.lower(),
+                "claimed": str(observed.tiles[observed.sideways_index]),
+                "frame": frame,
+            }
+            event["kind"] = meld.kind.value if meld else "unreadable"
+            events.append(event)
+        if now.revealed and now.revealed != old_revealed:
+            events.append(
+                {
+                    "type": "hand_revealed",
+                    "seat": seat,
+                    "tiles": [str(t) for t in now.revealed],
+                    "frame": frame,
+                }
+            )
+    return events

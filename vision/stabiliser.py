@@ -1,0 +1,188 @@
+"""Turn noisy per-frame detections into stable table observations.
+
+A tile counts as present only after ``confirm_frames`` consecutive frames that agree on its kind at
+the same spot. A confirmed tile is removed only after ``remove_frames`` frames in which it is
+missing while its confirmed neighbours are seen, so an arm passing over a river (which hides the
+tile and its neighbours together) deletes nothing, and whatever the arm looks like for a frame or
+two invents nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.tiles import RelativeSeat, Tile
+from vision.layout import TILE_H, TILE_W
+from vision.zones import place_of
+
+
+@dataclass(frozen=True)
+class TableDetection:
+    """One detection in table units (centre) with its kind; ``sideways`` from the box shape."""
+
+    tile: str
+    x: float
+    y: float
+    sideways: bool
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class MeldObservation:
+    tiles: tuple[Tile, ...]
+    sideways_index: int  # position of the turned tile, from the owner's left
+    source: RelativeSeat  # who it was claimed from, read from the turned tile's side
+
+
+@dataclass(frozen=True)
+class SeatObservation:
+    river: tuple[Tile, ...]
+    melds: tuple[MeldObservation, ...]
+    revealed: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
+class TableObservation:
+    seats: tuple[SeatObservation, ...]
+
+
+@dataclass
+class _Track:
+    tile: str
+    x: float
+    y: float
+    sideways: bool
+    streak: int = 1
+    confirmed: bool = False
+    missing: int = 0
+    votes: Counter[str] = field(default_factory=Counter)
+
+
+class Stabiliser:
+    def __init__(
+        self, confirm_frames: int = 3, remove_frames: int = 8, min_confidence: float = 0.35
+    ) -> None:
+        self.confirm_frames = confirm_frames
+        self.remove_frames = remove_frames
+        self.min_confidence = min_confidence
+        self.tracks: list[_Track] = []
+
+    def update(self, detections: Sequence[TableDetection]) -> TableObservation:
+        seen: set[int] = set()
+        for det in detections:
+            if det.confidence < self.min_confidence or det.tile == "back":
+                continue
+            index = self._nearest(det.x, det.y, seen)
+            if index is None:
+                self.tracks.append(
+                    _Track(
+                        det.tile,
+                        det.x,
+                        det.y,
+                        det.sideways,
+                        confirmed=self.confirm_frames <= 1,
+                        votes=Counter({det.tile: 1}),
+                    )
+                )
+                seen.add(len(self.tracks) - 1)
+                continue
+            seen.add(index)
+            self._observe(self.tracks[index], det)
+        self._age(seen)
+        return self.observation()
+
+    def _nearest(self, x: float, y: float, taken: set[int]) -> int | None:
+        best, best_d = None, 0.45 * TILE_W
+        for i, track in enumerate(self.tracks):
+            d = ((track.x - x) ** 2 + (track.y - y) ** 2) ** 0.5
+            if i not in taken and d < best_d:
+                best, best_d = i, d
+        return best
+
+    def _observe(self, track: _Track, det: TableDetection) -> None:
+        track.missing = 0
+        track.x, track.y = 0.7 * track.x + 0.3 * det.x, 0.7 * track.y + 0.3 * det.y
+        track.votes[det.tile] += 1
+        if track.confirmed:
+            return
+        if det.tile == track.tile and det.sideways == track.sideways:
+            track.streak += 1
+        else:
+            track.tile, track.sideways, track.streak = det.tile, det.sideways, 1
+        track.confirmed = track.streak >= self.confirm_frames
+
+    def _age(self, seen: set[int]) -> None:
+        keep = []
+        for i, track in enumerate(self.tracks):
+            if i in seen:
+                keep.append(track)
+                continue
+            if not track.confirmed:
+                continue  # an unconfirmed track must be seen every frame until it confirms
+            if self._neighbours_seen(track, seen):
+                track.missing += 1
+            if track.missing < self.remove_frames:
+                keep.append(track)
+        self.tracks = keep
+
+    def _neighbours_seen(self, track: _Track, seen: set[int]) -> bool:
+        """True when confirmed tiles right next to ``track`` were seen (so it is not occluded)."""
+        near = [
+            i
+            for i, other in enumerate(self.tracks)
+            if other is not track
+            and other.confirmed
+            and abs(other.x - track.x) < 1.6 * TILE_H
+            and abs(other.y - track.y) < 1.6 * TILE_H
+        ]
+        return bool(near) and all(i in seen for i in near)
+
+    def observation(self) -> TableObservation:
+        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
+        rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
+        for track in self.tracks:
+            if not track.confirmed:
+                continue
+            place = place_of(track.x, track.y)
+            if place.zone == "river" and place.row is not None and place.column is not None:
+                rivers[place.seat].append((place.row, place.column, track.tile))
+            elif place.zone == "hand_row":
+                half = (TILE_H if track.sideways else TILE_W) / 2
+                rows[place.seat].append((place.u - half, place.u + half, track))
+        seats = []
+        for seat in range(4):
+            river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
+            melds, revealed = _split_hand_row(sorted(rows[seat], key=lambda item: item[0]))
+            seats.append(SeatObservation(river, melds, revealed))
+        return TableObservation(tuple(seats))
+
+
+def _split_hand_row(
+    items: list[tuple[float, float, _Track]],
+) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...]]:
+    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld."""
+    groups: list[list[tuple[float, float, _Track]]] = []
+    for item in items:
+        if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    melds, revealed = [], []
+    for group in groups:
+        turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
+        tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
+        if len(turned) == 1 and len(group) in (3, 4):
+            index = turned[0]
+            source = (
+                RelativeSeat.UPPER
+                if index == 0
+                else RelativeSeat.LOWER
+                if index == len(group) - 1
+                else RelativeSeat.OPPOSITE
+            )
+            melds.append(MeldObservation(tiles, index, source))
+        else:
+            revealed.extend(tiles)
+    return tuple(melds), tuple(revealed)
