@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from tilesight import __version__
 
 #: Subcommand modules under tilesight.commands, in the order shown by --help.
-COMMAND_MODULES: tuple[str, ...] = ("replay", "demo", "run", "scores", "table", "table_emulator")
+COMMAND_MODULES: tuple[str, ...] = (
+    "replay", "demo", "run", "scores", "table", "table_emulator", "detect", "watch",
+)
 
 
 class CliError(Exception):
