@@ -114,7 +114,6 @@ class WinDeclared(TableEvent):
     last_of_kind: bool = False
     hand: str | None = None
     score: dict[str, Any] | None = None
-    sets: tuple[tuple[Tile, ...], ...] = ()
     deltas: tuple[int, ...] | None = None
 
 

@@ -65,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         for event in replay(table, record.actions, summary):
             out.write(to_json(public_form(event) if args.public else event) + "\n")
     except IllegalActionError as exc:
+        summary.violations += 1
+        summary.kinds[exc.violation.kind.value] += 1
         print(f"tilesight replay: action {summary.actions}: {exc}", file=sys.stderr)
         print(f"tilesight replay: {summary}", file=sys.stderr)
         return 1
