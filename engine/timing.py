@@ -29,6 +29,7 @@ class OvertimeKind(enum.Enum):
     DISCARD = "discard"  # one turn longer than the per-discard limit
     HAND = "hand"  # the player's playing time this hand passed the per-hand limit
     FIRST_DISCARD = "first_discard"  # national: the dealer's first discard over its own limit
+    PUNG_CLAIM = "pung_claim"  # national: a pung claimed more than 3 s after the discard
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class TimeLimits:
     per_hand_s: float | None = 180.0
     hand_grace_s: float = 15.0
     first_discard_s: float | None = None
+    pung_claim_s: float | None = None
     unit_s: float = 15.0
     points_per_unit: int = 5
 
@@ -61,7 +63,7 @@ class TimeLimits:
 
 WSOM_LIMITS = TimeLimits()
 NATIONAL_LIMITS = TimeLimits(
-    per_hand_s=None, hand_grace_s=0.0, first_discard_s=30.0, points_per_unit=0
+    per_hand_s=None, hand_grace_s=0.0, first_discard_s=30.0, pung_claim_s=3.0, points_per_unit=0
 )
 NO_LIMITS = TimeLimits(per_discard_s=math.inf, per_hand_s=None, hand_grace_s=0.0, points_per_unit=0)
 
@@ -90,6 +92,7 @@ class TurnClock:
         self._turn: tuple[int, float] | None = None
         self._dealer_discarded = False
         self._hand_units = [0, 0, 0, 0]
+        self._points = [0, 0, 0, 0]
 
     def used(self, seat: int) -> float:
         """Counted playing time of ``seat`` this hand, in seconds."""
@@ -108,6 +111,21 @@ class TurnClock:
     def on_discard(self, seat: int, t: float) -> list[Overtime]:
         """The seat discarded at ``t``: returns the overtimes this turn incurred."""
         return self._finish(seat, t)
+
+    def penalty_points(self, seat: int) -> int:
+        """Time-penalty points ``seat`` has incurred this hand (WSOM: >= 80 in a session is
+        serious overtime)."""
+        return self._points[seat]
+
+    def on_pung(self, seat: int, discarded_at: float, t: float) -> list[Overtime]:
+        """A pung claimed at ``t`` on a tile discarded at ``discarded_at`` (national: 3 s); the
+        claimer's turn starts now."""
+        self.on_turn_start(seat, t)
+        limit = self.limits.pung_claim_s
+        if limit is None:
+            return []
+        units = 1 if round(t - discarded_at - limit, 3) > 0 else 0
+        return [self._record(seat, OvertimeKind.PUNG_CLAIM, t - discarded_at - limit, 1)] * units
 
     def on_win(self, seat: int, t: float) -> list[Overtime]:
         """A win declaration ends the turn like a discard (a win on a discard has no turn)."""
@@ -151,4 +169,6 @@ class TurnClock:
         return counted
 
     def _record(self, seat: int, kind: OvertimeKind, over: float, units: int) -> Overtime:
-        return Overtime(seat, kind, round(over, 3), units, units * self.limits.points_per_unit)
+        points = units * self.limits.points_per_unit
+        self._points[seat] += points
+        return Overtime(seat, kind, round(over, 3), units, points)

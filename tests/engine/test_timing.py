@@ -115,3 +115,15 @@ def test_limits_per_procedure() -> None:
     assert limits_for(WSOM) is WSOM_LIMITS
     assert limits_for(NATIONAL) is NATIONAL_LIMITS
     assert limits_for(LOG) is NO_LIMITS
+
+
+def test_national_pung_within_3_seconds_and_penalty_totals() -> None:
+    clock = TurnClock(NATIONAL_LIMITS, START, dealer=0)
+    assert clock.on_pung(2, START + 10, START + 13) == []
+    late = clock.on_pung(3, START + 20, START + 23.5)
+    assert [(o.kind, o.seat, o.seconds_over) for o in late] == [(OvertimeKind.PUNG_CLAIM, 3, 0.5)]
+    assert clock.current_turn == 3
+    wsom = TurnClock(WSOM_LIMITS, START)
+    assert wsom.on_pung(1, START + 30, START + 40) == []  # no pung limit in WSOM
+    wsom.on_discard(1, START + 80)  # the pung began a 40 s turn: 25 s over = 2 units
+    assert wsom.penalty_points(1) == 10 and wsom.penalty_points(0) == 0
