@@ -44,3 +44,57 @@ def wall_with(dealt: list[str], last_live: str) -> tuple[Tile, ...]:
         if tile is None:
             order[position] = fillers.pop()
     return tuple(t for t in order if t is not None)
+
+
+def random_winning_request(rng: random.Random) -> WinRequest:
+    """A random Qujing winning hand: four sets (pungs, concealed chows, declared pungs/kongs)
+    and a pair, or seven pairs; random win flags; at most four copies of any kind."""
+    from engine.notation import Hand
+    from engine.tiles import KINDS, Meld, MeldKind
+
+    while True:
+        left = Counter(dict.fromkeys(KINDS, 4))
+        tiles: list[Tile] = []
+        melds: list[Meld] = []
+
+        def take(group: list[Tile], left: Counter[Tile] = left) -> bool:
+            need = Counter(group)
+            if any(left[t] < n for t, n in need.items()):
+                return False
+            left.subtract(need)
+            return True
+
+        if rng.random() < 0.2:
+            for kind in rng.sample(KINDS, 7):
+                if take([kind, kind]):
+                    tiles += [kind, kind]
+        else:
+            while len(melds) * 3 + len(tiles) < 12:
+                kind = rng.choice(KINDS)
+                run = [kind.shifted(i) for i in range(3)]
+                roll = rng.random()
+                if roll < 0.4 and all(run) and take([t for t in run if t is not None]):
+                    tiles += [t for t in run if t is not None]
+                elif roll < 0.7 and take([kind] * 3):
+                    tiles += [kind] * 3
+                elif roll < 0.85 and take([kind] * 3):
+                    melds.append(Meld(MeldKind.PUNG, (kind,) * 3))
+                elif take([kind] * 4):
+                    kong = rng.choice([MeldKind.KONG, MeldKind.CONCEALED_KONG])
+                    melds.append(Meld(kong, (kind,) * 4))
+            pair = rng.choice(KINDS)
+            if take([pair, pair]):
+                tiles += [pair, pair]
+        if len(tiles) + 3 * len(melds) != 14:
+            continue
+        win = tiles.pop(rng.randrange(len(tiles)))
+        rng.shuffle(tiles)
+        self_drawn = rng.random() < 0.5
+        has_kong = any(m.is_kong for m in melds)
+        return WinRequest(
+            hand=Hand(tuple(tiles), tuple(melds)),
+            win_tile=win,
+            self_drawn=self_drawn,
+            kong_replacement=self_drawn and has_kong and rng.random() < 0.3,
+            extras={"kong_discard": not self_drawn and rng.random() < 0.1},
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +12,7 @@ from engine.qujing import QujingOptions, QujingRuleSet
 from engine.qujing.hands import HAND_TYPES_BY_ID
 from engine.rulesets import WinRequest
 from engine.tiles import ALL_TILES, KINDS, Meld, MeldKind, Tile
+from tests.qujing.helpers import random_winning_request
 
 tiles = st.sampled_from(ALL_TILES)
 kinds = st.sampled_from(KINDS)
@@ -129,3 +132,21 @@ def test_regular_and_seven_pair_shapes_are_found_whenever_they_exist(
     if pairs_only and max(counts.count(t) for t in set(counts)) <= 4:
         assert result.valid
         assert {f.id for f in result.fans} & {"small-seven-pairs", "dragon-seven-pairs"}
+
+
+def test_random_winning_hands_are_wins_and_only_plain_discard_wins_are_refused() -> None:
+    rng = random.Random(5)
+    rules = QujingRuleSet()
+    refused = 0
+    for _ in range(300):
+        request = random_winning_request(rng)
+        result = rules.score(request)
+        if result.valid:
+            assert result.payments is not None
+            fans = {f.id for f in result.fans}
+            assert ("kong-bloom" in fans) == request.kong_replacement
+            continue
+        refused += 1
+        assert not request.self_drawn, result.error
+        assert result.error == "a plain win (no fan) may only be self-drawn"
+    assert 0 < refused < 300
