@@ -54,6 +54,7 @@ class ScoreStore:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses nothing committed
         self._db.execute("PRAGMA busy_timeout=5000")  # several consumers may share the file
         self._db.executescript(_SCHEMA)
 
