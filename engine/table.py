@@ -33,6 +33,7 @@ from engine.table_events import (
 )
 from engine.table_seats import RIVER_ROW, HandState, Phase
 from engine.table_snapshot import private_snapshot, public_snapshot
+from engine.table_timing import TableTimer
 from engine.table_wall import WallTracker
 from engine.table_wins import WinsMixin
 from engine.tiles import MeldKind, Tile, Wind
@@ -65,6 +66,7 @@ class Table(WinsMixin):
         self.scores = [0, 0, 0, 0]
         self.hand: HandState | None = None
         self.wall = WallTracker(self.procedure)
+        self.timer = TableTimer(self.procedure, None, 0)
         self.hands_played, self.next_dealer = 0, 0
         self._config = (self.procedure, self.rules, table_id, epoch)
         self._id_factory = id_factory or seeded_id_factory(seed)
@@ -164,6 +166,7 @@ class Table(WinsMixin):
         except ValueError as exc:
             self._violate(ViolationKind.BAD_ACTION, None, f"cannot build the wall: {exc}")
             self.wall = WallTracker(self.procedure, dealer=dealer)
+        self.timer = TableTimer(self.procedure, action.at, dealer)
         self._emit(
             HandStarted,
             hand_number=number,
@@ -234,6 +237,8 @@ class Table(WinsMixin):
         hand.turn, hand.phase = seat, Phase.DISCARD
         hand.turn_began_with_claim = False
         hand.kong_replacement_drawn = after_kong
+        if after_kong:
+            self.timer.turn_starts(seat, self._action_at())
         hand.sea_bottom_drawn = self.wall.live_left == 0
         self._emit(
             TileDrawn,
@@ -269,6 +274,7 @@ class Table(WinsMixin):
         self._emit(
             TileDiscarded, seat=seat, tile=tile, row=row, col=col, river_bottom=hand.river_bottom
         )
+        self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
         self._check_copies(hand, (tile,))
 
     def _flower(self, seat: int, tile: Tile) -> None:
@@ -306,6 +312,9 @@ class Table(WinsMixin):
             replacement=replacement,
             reason=action.reason,
         )
+
+    def _action_at(self) -> float | None:
+        return self._action.at if self._action is not None else None
 
     # -- views ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -153,6 +153,7 @@ class ClaimsMixin(TableCore):
         hand.claim = ClaimRecord(seat, rank, discarder, tile, meld, taken, is_kong)
         hand.live_discard, hand.draw_after_discard = None, None
         hand.turn, hand.phase, hand.turn_began_with_claim = seat, Phase.DISCARD, True
+        self.timer.claimed(seat, self._action.at if self._action is not None else None)
         if is_kong:
             hand.expect_replacement(seat, kong=True)
             self._emit(KongDeclared, seat=seat, meld=meld, kind="exposed", from_seat=discarder)

@@ -14,10 +14,12 @@ from engine.actions import Action, action_to_dict
 from engine.events import Event, make_event_id
 from engine.procedures import Procedure
 from engine.rulesets import RuleSet
-from engine.table_events import HandEnded, ViolationRaised
+from engine.table_events import HandEnded, Overtime, ViolationRaised
 from engine.table_seats import HandState, Phase
+from engine.table_timing import TableTimer
 from engine.table_wall import WallTracker
 from engine.tiles import Tile
+from engine.timing import Overtime as OvertimeRecord
 from engine.violations import IllegalActionError, Violation, ViolationKind
 
 IdFactory = Callable[[float], str]
@@ -52,6 +54,7 @@ class TableCore:
     _violations: list[Violation]
     _action: Action | None
     _timestamp: float
+    timer: TableTimer
 
     # -- output -------------------------------------------------------------------------------
     def _emit(self, cls: type[Event], **fields: Any) -> Event:
@@ -84,6 +87,22 @@ class TableCore:
             action=action_to_dict(self._action) if self._action is not None else None,
         )
         return violation
+
+    def _overtimes(self, hand: HandState, records: list[OvertimeRecord]) -> None:
+        """Overtime events; the penalty points are deducted when the hand ends."""
+        for record in records:
+            hand.penalties[record.seat] += record.penalty_points
+            detail = f"{record.kind.value} time over by {record.seconds_over:g} s"
+            self._violations.append(
+                Violation.of(ViolationKind.OVERTIME, record.seat, detail, record.penalty_points)
+            )
+            self._emit(
+                Overtime,
+                seat=record.seat,
+                scope=record.kind.value,
+                seconds=record.seconds_over,
+                penalty=record.penalty_points,
+            )
 
     # -- checks -------------------------------------------------------------------------------
     def _live_hand(self, seat: int | None = None) -> HandState | None:

@@ -179,6 +179,9 @@ class WinsMixin(ClaimsMixin):
             deltas = tuple(self.rules.settle(result, winner=seat, discarder=discarder))
             hand.deltas = [a + b for a, b in zip(hand.deltas, deltas, strict=True)]
         hand.winners.append(seat)
+        if how == "self":
+            at = self._action.at if self._action is not None else None
+            self._overtimes(hand, self.timer.won(seat, at))
         self._emit(
             WinDeclared,
             seat=seat,

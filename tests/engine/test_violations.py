@@ -186,7 +186,29 @@ def test_violation_values() -> None:
 
 @pytest.mark.parametrize("seat", [-1, 4])
 def test_bad_seats_never_crash(seat: int) -> None:
-    _, events = run(DEAL)
     table = Table("log")
     run(DEAL, table)
     assert kinds(table.apply(act.Discard(seat=seat, tile=parse_tile("5m")))) == ["bad_action"]
+
+
+def test_wsom_overtime_is_an_event_and_a_penalty_at_hand_end() -> None:
+    table = Table(WSOM, rules=None)
+    table.apply(act.HandStart(dealer=0, dice=(3, 4), at=0.0))
+    for seat in range(4):
+        table.apply(act.Deal(seat=seat, at=1.0))
+    events = table.apply(
+        act.Discard(seat=0, tile=parse_tile("5m"), at=40.0)
+    )  # 25 s counted after grace
+    overtime = [e for e in events if e.type == "overtime"]
+    assert [(e.seat, e.scope, e.seconds, e.penalty) for e in overtime] == [(0, "discard", 10.0, 5)]
+    table.apply(act.Draw(seat=1, at=41.0))  # the camera does not see which tile
+    assert [e.type for e in table.apply(act.Discard(seat=1, tile=parse_tile("6m"), at=50.0))] == [
+        "tile_discarded"
+    ]
+    ended = table.apply(act.Washout())[-1]
+    assert ended.type == "hand_ended"
+    assert (ended.penalties, ended.deltas) == ((5, 0, 0, 0), (-5, 0, 0, 0))
+    assert [v.kind for v in table.violations] == [
+        ViolationKind.OVERTIME,
+        ViolationKind.PREMATURE_WASHOUT,
+    ]
