@@ -6,6 +6,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.notation import format_botzone_tile
 from engine.procedures import LOG, NATIONAL, WSOM, Procedure
@@ -213,3 +215,12 @@ def test_slow_play_produces_overtime_that_the_clock_reports() -> None:
         elif play.verb is PlayVerb.DISCARD:
             overtimes += clock.on_discard(play.seat, play.at)
     assert overtimes and all(o.penalty_points >= 5 for o in overtimes)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**63), procedure=st.sampled_from([WSOM, NATIONAL]))
+def test_any_seed_gives_a_legal_replayable_game(seed: int, procedure: Procedure) -> None:
+    for hand in simulate_game(procedure, seed, 2, washout_every=2).hands:
+        replay(procedure, hand)
+        if hand.win:
+            assert winning_shape_problem(hand.win.hand, hand.win.tile) is None
