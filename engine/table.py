@@ -23,24 +23,22 @@ from engine.procedures import Procedure, find_procedure
 from engine.rulesets import RuleSet, find_rules
 from engine.table_core import IdFactory, seeded_id_factory
 from engine.table_events import (
-    CorrectionApplied,
-    FlowerReplaced,
     HandStarted,
     TableFaultRaised,
     TileDiscarded,
     TileDrawn,
     TilesDealt,
 )
+from engine.table_history import HistoryMixin
 from engine.table_seats import RIVER_ROW, HandState, Phase
 from engine.table_snapshot import private_snapshot, public_snapshot
 from engine.table_timing import TableTimer
 from engine.table_wall import WallTracker
-from engine.table_wins import WinsMixin
 from engine.tiles import MeldKind, Tile, Wind
 from engine.violations import IllegalActionError, Violation, ViolationKind
 
 
-class Table(WinsMixin):
+class Table(HistoryMixin):
     """One table: ``apply(action) -> events``; ``snapshot()`` public, ``private_snapshot()``.
 
     ``rules`` is a RuleSet or a rule-set name (scored wins need one); ``strict`` raises
@@ -99,11 +97,7 @@ class Table(WinsMixin):
         except Exception as exc:  # the table must keep going whatever it is fed
             seat = getattr(action, "seat", None)
             self._violate(ViolationKind.BAD_ACTION, seat, f"internal error: {exc!r}")
-        if not isinstance(action, act.Correction):
-            index = len(self._history)
-            self._history.append(action)
-            for event in self._events:
-                self._action_of_event[event.event_id] = index
+        self._remember(action)
         return self._events
 
     def _state(self) -> tuple[Any, ...]:
@@ -276,42 +270,6 @@ class Table(WinsMixin):
         )
         self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
         self._check_copies(hand, (tile,))
-
-    def _flower(self, seat: int, tile: Tile) -> None:
-        hand = self._live_hand(seat)
-        if hand is None:
-            return
-        if not tile.is_flower:
-            self._violate(ViolationKind.NOT_A_FLOWER, seat, f"{tile} is not a flower")
-            return
-        state = hand.seats[seat]
-        if not state.take(tile):
-            self._violate(ViolationKind.TILE_NOT_IN_HAND, seat, f"shows flower {tile} it lacks")
-        state.flowers.append(tile)
-        hand.expect_replacement(seat, kong=False)
-        self._emit(FlowerReplaced, seat=seat, flower=tile)
-        self._check_copies(hand, (tile,))
-
-    # -- corrections ------------------------------------------------------------------------------
-    def _correct(self, action: act.Correction) -> None:
-        index = self._action_of_event.get(action.supersedes)
-        if index is None:
-            self._violate(ViolationKind.UNKNOWN_EVENT, None, f"no event {action.supersedes!r}")
-            return
-        self._history[index] = action.replacement
-        shadow = Table(self._config[0], rules=self._config[1], table_id=self.table_id)
-        for past in self._history:
-            if past is not None:
-                shadow.apply(past)
-        self.hand, self.wall, self.scores = shadow.hand, shadow.wall, shadow.scores
-        self.hands_played, self.next_dealer = shadow.hands_played, shadow.next_dealer
-        replacement = act.action_to_dict(action.replacement) if action.replacement else None
-        self._emit(
-            CorrectionApplied,
-            supersedes=action.supersedes,
-            replacement=replacement,
-            reason=action.reason,
-        )
 
     def _action_at(self) -> float | None:
         return self._action.at if self._action is not None else None

@@ -9,7 +9,7 @@ next player drew returns the drawn tile to the wall (WSOM) and is noted as a war
 from __future__ import annotations
 
 from engine.table_core import TableCore
-from engine.table_events import ClaimOverridden, KongDeclared, MeldClaimed
+from engine.table_events import ClaimOverridden, FlowerReplaced, KongDeclared, MeldClaimed
 from engine.table_seats import ClaimRecord, HandState, Phase
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from engine.violations import ViolationKind
@@ -211,4 +211,20 @@ class ClaimsMixin(TableCore):
         hand.expect_replacement(seat, kong=True)
         from_seat = (seat + pung.source) % 4 if pung.source is not None else None
         self._emit(KongDeclared, seat=seat, meld=melds[index], kind="added", from_seat=from_seat)
+        self._check_copies(hand, (tile,))
+
+    # -- flowers ------------------------------------------------------------------------------
+    def _flower(self, seat: int, tile: Tile) -> None:
+        hand = self._live_hand(seat)
+        if hand is None:
+            return
+        if not tile.is_flower:
+            self._violate(ViolationKind.NOT_A_FLOWER, seat, f"{tile} is not a flower")
+            return
+        state = hand.seats[seat]
+        if not state.take(tile):
+            self._violate(ViolationKind.TILE_NOT_IN_HAND, seat, f"shows flower {tile} it lacks")
+        state.flowers.append(tile)
+        hand.expect_replacement(seat, kong=False)
+        self._emit(FlowerReplaced, seat=seat, flower=tile)
         self._check_copies(hand, (tile,))
