@@ -42,7 +42,8 @@ SeatView = tuple[tuple[Tile, ...], tuple[Meld, ...], bool]  # concealed, melds, 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """A Qujing rule broken at the table: ``pung_furiten``, ``win_furiten`` or ``must_win``."""
+    """A Qujing rule broken at the table: ``pung_furiten``, ``win_furiten``, ``must_win`` or
+    ``tail_rule``."""
 
     kind: str
     seat: int
@@ -62,7 +63,8 @@ class _Offer:
 
 
 class QujingReferee:
-    """Feeds a table's events to Qujing's per-hand rules; collects findings and kong payments."""
+    """Feeds a table's events to Qujing's per-hand rules; collects findings, the kong payments
+    of every hand so far (``kong_deltas``) and the dealer of the next hand (``next_dealer``)."""
 
     def __init__(self, table: Table) -> None:
         if not isinstance(table.rules, QujingRuleSet):
@@ -77,6 +79,8 @@ class QujingReferee:
         self._must_self_win: int | None = None
         self._after_kong: int | None = None
         self._last_discarder: int | None = None
+        self._face_up: tuple[Tile | None, ...] = ()
+        self._bloom_due: int | None = None
 
     def apply(self, action: Action) -> list[Event]:
         events = self.table.apply(action)
@@ -85,6 +89,7 @@ class QujingReferee:
         return events
 
     def _observe(self, event: Event) -> None:
+        self._check_bloom_only(event)
         if isinstance(event, HandStarted):
             self.hand_rules, self._offer, self._must_self_win = self.rules.hand_rules(), None, None
         elif isinstance(event, TileDrawn):
@@ -92,6 +97,9 @@ class QujingReferee:
             self.hand_rules.on_draw(event.seat)
             self._after_kong = event.seat if event.replacement else None
             self._check_self_win(event)
+            face_up = event.replacement and event.tile in self._face_up
+            if face_up and self.rules.options.tail_reading == "bloom-only":
+                self._bloom_due = event.seat
         elif isinstance(event, TileDiscarded):
             self._missed_self_win(event.seat)
             self.hand_rules.on_discard(event.seat, event.tile)
@@ -115,8 +123,18 @@ class QujingReferee:
                 discarder=discarder,
             )
 
+    def _check_bloom_only(self, event: Event) -> None:
+        """Under the ``bloom-only`` reading a face-up tail tile may only be taken to win."""
+        due, self._bloom_due = self._bloom_due, None
+        if due is None or (isinstance(event, WinDeclared) and event.seat == due):
+            return
+        detail = f"seat {due} took a face-up tail tile without winning on it (bloom-only reading)"
+        self.findings.append(Finding("tail_rule", due, detail))
+
     def _kong(self, event: KongDeclared) -> None:
         self._missed_self_win(event.seat)
+        wall = self.table.wall.wall
+        self._face_up = wall.revealed_tail() if wall is not None else ()
         if event.kind == "exposed":
             self._takers.add(event.seat)
             self._close_offer()

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from engine.actions import ConcealedKong, Deal, Draw, HandStart, Win
+from engine.actions import ConcealedKong, Deal, Discard, Draw, HandStart, Win
 from engine.events import to_dict
 from engine.notation import parse_tiles
 from engine.procedures import find_procedure
 from engine.qujing import QujingOptions, QujingRuleSet
+from engine.qujing.referee import QujingReferee
 from engine.qujing.tail import QujingTail, TailError, replacement_offsets, replacement_problem
 from engine.table import Table
 from engine.tiles import Tile
@@ -126,3 +127,26 @@ def test_the_table_lets_a_kong_take_either_face_up_tail_tile() -> None:
     ]
     assert table.scores == [9, -3, -3, -3]
     assert table.violations == ()
+
+
+def _kong_then_draw(rules: QujingRuleSet, pick: str) -> QujingReferee:
+    dealt = ["123m456m789m4444pE", "2345m6789m77sNNS", "111p222p333s55sCC", "4488m55p66s8sWWPF"]
+    referee = QujingReferee(Table("qujing", rules=rules))
+    referee.apply(HandStart(dealer=0, wall=wall_with(dealt, "9sE")))
+    for seat in range(4):
+        referee.apply(Deal(seat=seat))
+    referee.apply(ConcealedKong(seat=0, tile=Tile.parse("4p")))
+    referee.apply(Draw(seat=0, tile=Tile.parse(pick), replacement=True))
+    return referee
+
+
+def test_bloom_only_reading_flags_a_face_up_tile_taken_without_winning() -> None:
+    referee = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "9s")
+    referee.apply(Discard(seat=0, tile=Tile.parse("9s")))
+    assert [(f.kind, f.seat) for f in referee.findings] == [("tail_rule", 0)]
+    winner = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "E")
+    winner.apply(Win(seat=0))
+    assert winner.findings == []
+    default = _kong_then_draw(QujingRuleSet(), "9s")
+    default.apply(Discard(seat=0, tile=Tile.parse("9s")))
+    assert default.findings == []
