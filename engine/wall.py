@@ -285,7 +285,7 @@ class Wall:
 
     def _replacement_index(self, pick: int) -> int:
         self._need_live()
-        choices = max(1, self.procedure.revealed_tail_tiles)
+        choices = min(max(1, self.procedure.revealed_tail_tiles), self.live)
         if not 0 <= pick < choices:
             raise WallError(f"replacement pick {pick!r} is not among the {choices} tail tile(s)")
         return self.tail_indices(pick + 1)[pick]

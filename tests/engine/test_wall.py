@@ -219,6 +219,11 @@ def test_revealed_tail_tiles_for_a_plugin_procedure() -> None:
     assert wall.revealed_tail() == (tiles[134], tiles[132])
     with pytest.raises(WallError, match="pick 2"):
         wall.draw_replacement(pick=2)
+    while wall.live > 1:
+        wall.draw()
+    with pytest.raises(WallError, match="pick 1 is not among the 1 tail"):
+        wall.draw_replacement(pick=1)
+    assert wall.draw_replacement(pick=0) is not None and wall.exhausted
 
 
 def test_shuffled_is_deterministic_per_seed() -> None:
