@@ -63,10 +63,12 @@ def render_frame(
     corners: np.ndarray | None = None,
     distortion: float | None = None,
     effects: bool = True,
+    table_seed: int | None = None,
 ) -> Frame:
     """One camera frame of ``spec`` with exact labels; ``corners``/``distortion`` fix the camera."""
     w, h = frame_size
-    table, labels = render_table(spec, faces, TABLE_PX, rng)
+    table_rng = rng if table_seed is None else np.random.default_rng(table_seed)
+    table, labels = render_table(spec, faces, TABLE_PX, table_rng)
     if corners is None:
         corners = random_camera(w, h, rng)
     square = np.float32([[0, 0], [TABLE_PX, 0], [TABLE_PX, TABLE_PX], [0, TABLE_PX]])

@@ -12,13 +12,16 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from engine.tiles import Meld, MeldKind, Tile
 from vision.calibration import Calibration
 from vision.detector import CANVAS, Detection, Detector
+from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import MeldObservation, Stabiliser, TableDetection, TableObservation
 
 
@@ -37,6 +40,30 @@ def table_detections(found: list[Detection]) -> list[TableDetection]:
             )
         )
     return out
+
+
+class FeltCheck:
+    """Does bare felt show at a table point? Compares a tile-sized patch with the felt colour
+    (the canvas median: felt covers most of a table) and asks for little texture."""
+
+    def __init__(self, canvas: np.ndarray) -> None:
+        small = cv2.resize(canvas, (64, 64), interpolation=cv2.INTER_AREA)
+        self.canvas = canvas
+        self.felt = np.median(small.reshape(-1, 3), axis=0)
+
+    def __call__(self, x: float, y: float) -> bool:
+        hw, hh = int(TILE_W * CANVAS * 0.35), int(TILE_H * CANVAS * 0.35)
+        cx, cy = int(x * CANVAS), int(y * CANVAS)
+        patch = self.canvas[max(cy - hh, 0) : cy + hh, max(cx - hw, 0) : cx + hw].reshape(-1, 3)
+        if patch.size == 0:
+            return False
+        pixels = patch.astype(np.float32) + 1
+        felt = self.felt.astype(np.float32) + 1
+        # light varies across a table: compare chroma, and brightness only loosely
+        chroma = np.abs(pixels / pixels.sum(axis=1, keepdims=True) - felt / felt.sum()).max(axis=1)
+        ratio = pixels.sum(axis=1) / felt.sum()
+        felt_like = (chroma < 0.05) & (ratio > 0.5) & (ratio < 1.6)
+        return bool(np.mean(felt_like) > 0.85)
 
 
 def meld_of(observed: MeldObservation) -> Meld | None:
@@ -58,7 +85,7 @@ def meld_of(observed: MeldObservation) -> Meld | None:
 class TableReader:
     """Feed frames with :meth:`process`; it returns the events each frame settles."""
 
-    detector: Detector
+    detector: Detector | None
     calibration: Calibration
     stabiliser: Stabiliser
     settle_frames: int = 2
@@ -69,13 +96,22 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
 
-    def observe(self, image: np.ndarray) -> TableObservation:
-        canvas = self.calibration.rectify(image, CANVAS)
-        return self.stabiliser.update(table_detections(self.detector.detect_table(canvas)))
-
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
+        """Read one camera frame; returns the events it settles."""
+        if self.detector is None:
+            raise ValueError("this reader has no detector: use process_table")
+        canvas = self.calibration.rectify(image, CANVAS)
+        found = table_detections(self.detector.detect_table(canvas))
+        return self.process_table(found, FeltCheck(canvas))
+
+    def process_table(
+        self,
+        detections: list[TableDetection],
+        empty_at: Callable[[float, float], bool] | None = None,
+    ) -> list[dict[str, object]]:
+        """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
-        observation = self.observe(image)
+        observation = self.stabiliser.update(detections, empty_at)
         if observation == self._candidate:
             self._candidate_age += 1
         else:

@@ -2,15 +2,17 @@
 
 A tile counts as present only after ``confirm_frames`` consecutive frames that agree on its kind at
 the same spot. A confirmed tile is removed only after ``remove_frames`` frames in which it is
-missing while its confirmed neighbours are seen, so an arm passing over a river (which hides the
-tile and its neighbours together) deletes nothing, and whatever the arm looks like for a frame or
-two invents nothing.
+missing *and* its spot is seen to be empty: bare felt there (when the caller can tell, see
+``empty_at``) or its confirmed neighbours seen. An arm over a river hides the tile and its
+neighbours together and shows no felt, so it deletes nothing; whatever the arm looks like for a
+frame or two invents nothing. A confirmed tile read as another kind for ``2 * confirm_frames``
+frames in a row is corrected.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.tiles import RelativeSeat, Tile
@@ -57,6 +59,8 @@ class _Track:
     streak: int = 1
     confirmed: bool = False
     missing: int = 0
+    challenger: str = ""
+    challenger_streak: int = 0
     votes: Counter[str] = field(default_factory=Counter)
 
 
@@ -69,7 +73,12 @@ class Stabiliser:
         self.min_confidence = min_confidence
         self.tracks: list[_Track] = []
 
-    def update(self, detections: Sequence[TableDetection]) -> TableObservation:
+    def update(
+        self,
+        detections: Sequence[TableDetection],
+        empty_at: Callable[[float, float], bool] | None = None,
+    ) -> TableObservation:
+        """One frame's detections; ``empty_at(x, y)`` says whether bare felt shows there."""
         seen: set[int] = set()
         for det in detections:
             if det.confidence < self.min_confidence or det.tile == "back":
@@ -90,7 +99,7 @@ class Stabiliser:
                 continue
             seen.add(index)
             self._observe(self.tracks[index], det)
-        self._age(seen)
+        self._age(seen, empty_at)
         return self.observation()
 
     def _nearest(self, x: float, y: float, taken: set[int]) -> int | None:
@@ -106,6 +115,7 @@ class Stabiliser:
         track.x, track.y = 0.7 * track.x + 0.3 * det.x, 0.7 * track.y + 0.3 * det.y
         track.votes[det.tile] += 1
         if track.confirmed:
+            self._challenge(track, det.tile)
             return
         if det.tile == track.tile and det.sideways == track.sideways:
             track.streak += 1
@@ -113,7 +123,18 @@ class Stabiliser:
             track.tile, track.sideways, track.streak = det.tile, det.sideways, 1
         track.confirmed = track.streak >= self.confirm_frames
 
-    def _age(self, seen: set[int]) -> None:
+    def _challenge(self, track: _Track, tile: str) -> None:
+        if tile == track.tile:
+            track.challenger_streak = 0
+            return
+        if tile == track.challenger:
+            track.challenger_streak += 1
+        else:
+            track.challenger, track.challenger_streak = tile, 1
+        if track.challenger_streak >= 2 * self.confirm_frames:
+            track.tile, track.challenger_streak = tile, 0
+
+    def _age(self, seen: set[int], empty_at: Callable[[float, float], bool] | None) -> None:
         keep = []
         for i, track in enumerate(self.tracks):
             if i in seen:
@@ -121,7 +142,8 @@ class Stabiliser:
                 continue
             if not track.confirmed:
                 continue  # an unconfirmed track must be seen every frame until it confirms
-            if self._neighbours_seen(track, seen):
+            empty = empty_at(track.x, track.y) if empty_at is not None else False
+            if empty or self._neighbours_seen(track, seen):
                 track.missing += 1
             if track.missing < self.remove_frames:
                 keep.append(track)

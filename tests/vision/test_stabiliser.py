@@ -71,3 +71,44 @@ def test_melds_read_their_source_from_the_turned_tile_and_hand_is_separate() -> 
     assert by_tiles[_tiles("W W W")].source is RelativeSeat.UPPER
     assert by_tiles[_tiles("3s 4s 5s")].source is RelativeSeat.LOWER
     assert seat.revealed == _tiles("1m 1m 2p 3p 4p 9m 9m 9m")
+
+
+def test_isolated_claimed_tile_is_removed_only_when_felt_shows() -> None:
+    stabiliser = Stabiliser(confirm_frames=2, remove_frames=3)
+    river = _river(0, ["9s"])
+    for _ in range(2):
+        stabiliser.update(river)
+    for _ in range(10):  # hidden by an arm: no felt visible there
+        assert stabiliser.update([], empty_at=lambda x, y: False).seats[0].river == _tiles("9s")
+    for _ in range(2):
+        assert stabiliser.update([], empty_at=lambda x, y: True).seats[0].river == _tiles("9s")
+    assert stabiliser.update([], empty_at=lambda x, y: True).seats[0].river == ()
+
+
+def test_confirmed_tile_read_as_another_kind_long_enough_is_corrected() -> None:
+    stabiliser = Stabiliser(confirm_frames=2)
+    for _ in range(2):
+        stabiliser.update(_river(0, ["2m"]))
+    for _ in range(3):
+        assert stabiliser.update(_river(0, ["3m"])).seats[0].river == _tiles("2m")
+    assert stabiliser.update(_river(0, ["3m"])).seats[0].river == _tiles("3m")
+
+
+def test_felt_check_tells_bare_felt_from_tiles_and_arms(faces) -> None:
+    import numpy as np
+
+    from models.render import render_table
+    from vision.detector import CANVAS
+    from vision.reader import FeltCheck
+
+    spec = TableSpec(concealed=[0] * 4, walls=[(0, 0)] * 4)
+    spec.rivers[0] = ["5p"]
+    canvas, labels = render_table(spec, faces, CANVAS, np.random.default_rng(2))
+    check = FeltCheck(canvas)
+    x, y = labels[0].spot.centre
+    assert not check(x, y)
+    empty_x, empty_y = river_slot_centre(0, 1, 3)
+    assert check(empty_x, empty_y)
+    px, py = int(empty_x * CANVAS), int(empty_y * CANVAS)
+    canvas[py - 40 : py + 40, px - 40 : px + 40] = (120, 160, 210)  # a skin-coloured arm
+    assert not FeltCheck(canvas)(empty_x, empty_y)

@@ -1,0 +1,76 @@
+"""Vision events to engine actions in partial-information mode.
+
+The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
+unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
+by an unknown draw (after a kong the engine infers the replacement draw). A revealed hand becomes a
+declared win whose hand is the revealed tiles less the winning tile, when that can be told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import actions as act
+from engine.notation import Hand
+from engine.tiles import Tile
+
+
+class ActionBridge:
+    """Feed :meth:`actions` the dicts :class:`vision.reader.TableReader` returns, in order."""
+
+    def __init__(self) -> None:
+        self._claimed: set[int] = set()
+        self._last_discard: tuple[int, Tile] | None = None
+
+    def start(self, dealer: int = 0) -> list[act.Action]:
+        deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
+        return [act.HandStart(dealer=dealer), *deals]
+
+    def actions(self, event: Mapping[str, object]) -> list[act.Action]:
+        seat = int(str(event.get("seat", -1)))
+        kind = event.get("type")
+        if kind == "discard":
+            tile = Tile.parse(str(event["tile"]))
+            out: list[act.Action] = []
+            if seat not in self._claimed:
+                out.append(act.Draw(seat=seat))
+            self._claimed.discard(seat)
+            self._last_discard = (seat, tile)
+            out.append(act.Discard(seat=seat, tile=tile))
+            return out
+        if kind == "meld":
+            return self._meld(seat, event)
+        if kind == "hand_revealed":
+            return [self._win(seat, [Tile.parse(str(t)) for t in _strings(event["tiles"])])]
+        return []
+
+    def _meld(self, seat: int, event: Mapping[str, object]) -> list[act.Action]:
+        claimed = Tile.parse(str(event["claimed"]))
+        tiles = tuple(Tile.parse(t) for t in _strings(event["tiles"]))
+        if event.get("kind") == "chow":
+            self._claimed.add(seat)
+            return [act.Chow(seat=seat, tiles=tiles, tile=claimed)]
+        if event.get("kind") == "pung":
+            self._claimed.add(seat)
+            return [act.Pung(seat=seat, tile=claimed)]
+        if event.get("kind") == "kong":
+            return [act.Kong(seat=seat, tile=claimed)]
+        return []
+
+    def _win(self, seat: int, revealed: list[Tile]) -> act.Action:
+        if (
+            self._last_discard
+            and self._last_discard[0] != seat
+            and self._last_discard[1] in revealed
+        ):
+            tile = self._last_discard[1]
+            rest = list(revealed)
+            rest.remove(tile)
+            return act.Win(seat=seat, tile=tile, hand=Hand(tuple(rest)))
+        return act.Win(seat=seat)
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"expected a list of tiles, got {value!r}")
+    return [str(v) for v in value]
