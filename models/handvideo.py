@@ -45,7 +45,7 @@ def scripted_hand(
         tile = wall.pop()
         spec.rivers[seat].append(tile)
         steps.append(Step(copy.deepcopy(spec), [{"type": "discard", "seat": seat, "tile": tile}]))
-        claimer, meld = _claim(seat, tile, spec, wall, rng, claim_rate)
+        claimer, meld = _claim(seat, tile, spec, wall, rng, rate=claim_rate)
         if claimer is not None and meld is not None:
             spec.rivers[seat].pop()
             spec.melds[claimer].append(meld)
@@ -77,6 +77,7 @@ def _claim(
     spec: TableSpec,
     wall: list[str],
     rng: np.random.Generator,
+    *,
     rate: float,
 ) -> tuple[int | None, MeldSpec | None]:
     if rng.random() > rate:
@@ -105,6 +106,7 @@ def video_frames(
     steps: list[Step],
     faces: dict[str, list[np.ndarray]],
     rng: np.random.Generator,
+    *,
     frame_size: tuple[int, int] = (1920, 1080),
     hold: int = 5,
     arm_frames: int = 2,
