@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from engine.actions import ConcealedKong, Deal, Discard, Draw, HandStart, Win
 from engine.events import to_dict
 from engine.notation import parse_tiles
 from engine.procedures import find_procedure
 from engine.qujing import QujingOptions, QujingRuleSet
 from engine.qujing.referee import QujingReferee
-from engine.qujing.tail import QujingTail, TailError, replacement_offsets, replacement_problem
+from engine.qujing.tail import replacement_picks, replacement_problem
 from engine.table import Table
 from engine.tiles import Tile
 from engine.wall import Wall, procedure_tiles
@@ -23,41 +21,44 @@ BLOOM_ONLY = QujingOptions(tail_reading="bloom-only")
 
 
 def test_any_kong_takes_either_face_up_tile_never_a_face_down_one() -> None:
-    assert replacement_offsets(30, completes_hand=False, options=DEFAULT) == (0, 1)
-    assert replacement_offsets(30, completes_hand=True, options=DEFAULT) == (0, 1)
+    assert replacement_picks(30, completes_hand=False, options=DEFAULT) == (0, 1)
+    assert replacement_picks(30, completes_hand=True, options=DEFAULT) == (0, 1)
     problem = replacement_problem(2, 30, completes_hand=False, options=DEFAULT)
-    assert problem is not None and "'any-kong'" in problem and "offset 2" in problem
+    assert problem is not None and "'any-kong'" in problem and "pick 2" in problem
 
 
 def test_bloom_only_keeps_the_face_up_tiles_for_a_winning_kong() -> None:
-    assert replacement_offsets(30, completes_hand=False, options=BLOOM_ONLY) == (2,)
-    assert replacement_offsets(30, completes_hand=True, options=BLOOM_ONLY) == (0, 1, 2)
+    assert replacement_picks(30, completes_hand=False, options=BLOOM_ONLY) == (2,)
+    assert replacement_picks(30, completes_hand=True, options=BLOOM_ONLY) == (0, 1, 2)
     assert replacement_problem(0, 30, completes_hand=False, options=BLOOM_ONLY) is not None
     # At the very end only face-up tiles remain, so they are taken.
-    assert replacement_offsets(2, completes_hand=False, options=BLOOM_ONLY) == (0, 1)
-    assert replacement_offsets(0, completes_hand=False, options=BLOOM_ONLY) == ()
+    assert replacement_picks(2, completes_hand=False, options=BLOOM_ONLY) == (0, 1)
+    assert replacement_picks(0, completes_hand=False, options=BLOOM_ONLY) == ()
+    assert replacement_problem(0, 0, completes_hand=True, options=BLOOM_ONLY) == (
+        "no tile is left in the wall for a kong replacement"
+    )
 
 
-def test_taking_a_face_up_tile_reveals_the_next_one() -> None:
-    tail = QujingTail.from_wall(parse_tiles("1m2m3m4m5m"))
-    assert tail.revealed == parse_tiles("4m5m")
-    tile, tail = tail.take_replacement(0, completes_hand=False)
-    assert tile == Tile.parse("5m")
-    assert tail.revealed == parse_tiles("3m4m")
-    with pytest.raises(TailError, match="offset 2"):
-        tail.take_replacement(2, completes_hand=False)
-    drawn, tail = tail.draw()
-    assert drawn == Tile.parse("1m")
-    assert tail.remaining == 3
+def test_taking_a_face_up_tile_turns_the_next_tail_tile_face_up() -> None:
+    wall = Wall(find_procedure("qujing"), tiles=procedure_tiles(find_procedure("qujing")))
+    wall.deal()
+    before = wall.revealed_tail()
+    upcoming = wall.peek_replacement(0)
+    assert upcoming == before[0]
+    wall.draw_replacement(before[0], pick=0)
+    after = wall.revealed_tail()
+    assert len(after) == 2
+    assert after[0] == before[1]  # the other face-up tile stays; the next one turns up
+    assert wall.live == 83 - 1
 
 
 def test_normal_draws_reach_the_face_up_tiles_at_the_end() -> None:
-    tail = QujingTail.from_wall(parse_tiles("1m2m"))
-    first, tail = tail.draw()
-    second, tail = tail.draw()
-    assert (first, second) == parse_tiles("1m2m")
-    with pytest.raises(TailError, match="empty"):
-        tail.draw()
+    wall = Wall(find_procedure("qujing"), tiles=procedure_tiles(find_procedure("qujing")))
+    wall.deal()
+    face_up = set(wall.revealed_tail())
+    drawn = [wall.draw() for _ in range(83)]
+    assert face_up <= set(drawn)
+    assert wall.exhausted
 
 
 def test_the_qujing_procedure_drives_the_shared_wall() -> None:
@@ -91,7 +92,7 @@ def test_a_player_waiting_on_a_face_up_tail_tile_takes_it_with_a_kong() -> None:
     # Seat 0 declares a concealed kong and chooses the face-up tile it is waiting on.
     offset = next(
         i
-        for i in replacement_offsets(wall.live, completes_hand=True, options=rules.options)
+        for i in replacement_picks(wall.live, completes_hand=True, options=rules.options)
         if revealed[i] == target
     )
     assert wall.draw_replacement(target, pick=offset) == target
