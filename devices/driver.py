@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from devices import device_events as ev
+from devices.codes import State
 from devices.link import Link, NakError, ReplyTimeoutError, TableError
 from devices.messages import (
     Accepted,
@@ -157,7 +158,21 @@ class TableDriver:
             time.sleep(min(self.reconnect_interval, max(0.0, deadline - time.monotonic())))
         self._thread = threading.Thread(target=self._run, name="table-driver-poll", daemon=True)
         self._thread.start()
+        try:
+            self.wait_ready(timeout=max(0.1, deadline - time.monotonic()))
+        except BaseException:
+            self.close()
+            raise
         return self
+
+    def wait_ready(self, *, timeout: float = 5.0) -> StatusReply:
+        """Poll status until the table has finished booting (commands get BUSY while it boots)."""
+        deadline = time.monotonic() + timeout
+        while (status := self.status(timeout=timeout)).state == State.BOOT:
+            if time.monotonic() >= deadline:
+                raise TableTimeoutError(f"the table on {self.url!r} is still booting")
+            self._closing.wait(0.02)
+        return status
 
     def close(self) -> None:
         self._closing.set()
