@@ -79,6 +79,21 @@ class WallBreak:
         breaker = dice_seat(dealer % 4, rolls[0])
         return cls(breaker, sum(rolls), procedure.stacks_per_side, rolls)
 
+    @classmethod
+    def from_die_faces(cls, procedure: Procedure, dealer: int, faces: Sequence[int]) -> WallBreak:
+        """The break from single die faces (1-6) as a shuffling table reads them, two per roll
+        in rolling order: WSOM ``(3, 4, 5, 6)`` is r1 = 7, r2 = 11."""
+        faces = tuple(faces)
+        if len(faces) != 2 * procedure.rolls_needed or any(
+            not isinstance(f, int) or not 1 <= f <= 6 for f in faces
+        ):
+            raise WallBreakError(
+                f"procedure {procedure.name!r} needs {2 * procedure.rolls_needed} die faces "
+                f"(each 1-6), got {faces!r}"
+            )
+        rolls = tuple(faces[i] + faces[i + 1] for i in range(0, len(faces), 2))
+        return cls.from_dice(procedure, dealer, rolls)
+
     @property
     def tail_side(self) -> int:
         """The seat whose wall holds the tail stack (the breaker's, or past W his upper seat's)."""

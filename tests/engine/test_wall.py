@@ -92,6 +92,16 @@ def test_bad_dice_are_rejected_with_the_rolls_quoted(rolls: tuple[int, ...]) -> 
         WallBreak.from_dice(WSOM, dealer=0, rolls=rolls)
 
 
+def test_break_from_single_die_faces() -> None:
+    brk = WallBreak.from_die_faces(WSOM, dealer=0, faces=(3, 4, 5, 6))
+    assert (brk.rolls, brk.breaker, brk.number) == ((7, 11), 2, 18)
+    assert WallBreak.from_die_faces(NATIONAL, dealer=1, faces=(6, 6)).number == 12
+    with pytest.raises(WallBreakError, match=r"4 die faces \(each 1-6\), got \(3, 7, 1, 1\)"):
+        WallBreak.from_die_faces(WSOM, dealer=0, faces=(3, 7, 1, 1))
+    with pytest.raises(WallBreakError, match="got \\(6,\\)"):
+        WallBreak.from_die_faces(NATIONAL, dealer=0, faces=(6,))
+
+
 def test_national_one_roll_break_stays_on_one_wall() -> None:
     for d in range(2, 13):
         brk = WallBreak.from_dice(NATIONAL, dealer=1, rolls=(d,))
