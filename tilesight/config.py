@@ -87,6 +87,9 @@ class MqttConfig(_Model):
     session_expiry_s: int = Field(
         3600, ge=0, description="Broker keeps the session (queued commands) this long offline."
     )
+    broadcast_delay_s: float = Field(
+        0.0, ge=0, le=3600, description="Also publish public topics this late under delayed/."
+    )
     client_id: str | None = Field(None, description="Client id; default 'tilesight-<table>'.")
     topic_prefix: str = Field(PREFIX, description="Root of the topic tree (versioned).")
 

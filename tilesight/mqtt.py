@@ -9,6 +9,7 @@ with a retained ``offline`` last will (delayed, so a quick reconnect does not fl
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import threading
@@ -87,6 +88,51 @@ class CommandMessage:
         return self.expires_at is not None and time.monotonic() > self.expires_at
 
 
+class DelayedCopies:
+    """Publishes public messages again, ``delay_s`` later, under ``delayed/`` (broadcast delay).
+
+    Best effort (QoS 1, not in the outbox): the live topics carry the guarantee; a stream that
+    must lag the table reads these, and the broker ACL can restrict an overlay account to them.
+    """
+
+    def __init__(self, client: mqtt.Client, delay_s: float) -> None:
+        self._client = client
+        self.delay_s = delay_s
+        self._due: list[tuple[float, int, str, str, bool]] = []
+        self._count = 0
+        self._cond = threading.Condition()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="delayed-copies", daemon=True)
+        self._thread.start()
+
+    def add(self, topic: str, payload: str, retain: bool) -> None:
+        with self._cond:
+            self._count += 1
+            heapq.heappush(
+                self._due, (time.monotonic() + self.delay_s, self._count, topic, payload, retain)
+            )
+            self._cond.notify()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        with self._cond:
+            while not self._stopped:
+                if not self._due:
+                    self._cond.wait()
+                    continue
+                wait = self._due[0][0] - time.monotonic()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                _, _, topic, payload, retain = heapq.heappop(self._due)
+                self._client.publish(topic, payload, qos=1, retain=retain)
+
+
 class TableLink:
     """One table's connection; thread-safe ``publish_row``/``publish_state``/``reply``."""
 
@@ -102,6 +148,7 @@ class TableLink:
         will_delay_s: int = 5,
         session_expiry_s: int = 3600,
         on_command: Callable[[CommandMessage], None] | None = None,
+        broadcast_delay_s: float = 0.0,
     ) -> None:
         self.endpoint = endpoint
         self.topics = topics
@@ -127,6 +174,9 @@ class TableLink:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
+        self._delayed = (
+            DelayedCopies(self._client, broadcast_delay_s) if broadcast_delay_s else None
+        )
 
     # lifecycle -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -146,6 +196,8 @@ class TableLink:
         if self.connected.is_set():
             info = self._client.publish(self.topics.status, "offline", qos=1, retain=True)
             info.wait_for_publish(timeout=2.0)
+        if self._delayed is not None:
+            self._delayed.stop()
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -159,7 +211,9 @@ class TableLink:
         return True
 
     # outgoing ------------------------------------------------------------------------------
-    def publish_row(self, row: OutboxRow) -> None:
+    def publish_row(self, row: OutboxRow, *, replay: bool = False) -> None:
+        if self._delayed is not None and not replay:
+            self._delayed.add(self.topics.delayed(row.topic), row.payload, retain=False)
         info = self._client.publish(row.topic, row.payload, qos=1, retain=False)
         with self._lock:
             if self._early_acks.pop(info.mid, None) is not None:
@@ -173,6 +227,8 @@ class TableLink:
         with self._lock:
             self._state = payload
         self._client.publish(self.topics.state, payload, qos=1, retain=True)
+        if self._delayed is not None:
+            self._delayed.add(self.topics.delayed(self.topics.state), payload, retain=True)
 
     def publish_private(self, name: str, payload: dict[str, Any]) -> None:
         self._client.publish(self.topics.private(name), json.dumps(payload), qos=1, retain=True)
@@ -215,7 +271,7 @@ class TableLink:
             client.publish(self.topics.state, state, qos=1, retain=True)
         for row in self.outbox.unsent():
             if row.rowid not in pending:
-                self.publish_row(row)
+                self.publish_row(row, replay=True)
         self.connected.set()
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: ReasonCode, _p: Any) -> None:

@@ -55,6 +55,7 @@ class TableService:
         table_control: TableControl | None = None,
         on_events: Callable[[list[Event]], None] | None = None,
         discard_limit_s: float | None = None,
+        broadcast_delay_s: float = 0.0,
     ) -> None:
         self.topics = topics
         self.engine = engine
@@ -79,6 +80,7 @@ class TableService:
             will_delay_s=will_delay_s,
             session_expiry_s=session_expiry_s,
             on_command=self._receive_command,
+            broadcast_delay_s=broadcast_delay_s,
         )
 
     # lifecycle -------------------------------------------------------------------------------

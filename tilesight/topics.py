@@ -3,7 +3,8 @@
 ``tilesight/v1/<tournament>/<table>/`` holds ``status`` (retained), ``state`` (retained public
 snapshot), ``events/<type>`` (QoS 1, never retained), ``private/<name>`` (referees only),
 ``cmd/<verb>`` (commands in) and ``reply/<client>`` (command responses and resync replays, kept
-inside the table's own tree so a broker ACL can confine each table to its tree).
+inside the table's own tree so a broker ACL can confine each table to its tree). With a broadcast
+delay configured, ``delayed/state`` and ``delayed/events/<type>`` repeat the public topics late.
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ class TableTopics:
     def reply(self, client: str) -> str:
         return f"{self.root}/reply/{client}"
 
+    def delayed(self, topic: str) -> str:
+        """The broadcast-delayed copy of a public topic (``state``, ``events/<type>``)."""
+        return f"{self.root}/delayed/{topic.removeprefix(self.root + '/')}"
+
 
 def tournament_filter(tournament: str, leaf: str, prefix: str = PREFIX) -> str:
     """A filter over every table of a tournament, e.g. ``leaf="events/#"``."""
@@ -88,7 +93,7 @@ def shared(group: str, topic_filter: str) -> str:
 class ParsedTopic:
     tournament: str
     table: str
-    kind: str  # status | state | events | private | cmd | reply
+    kind: str  # status | state | events | private | cmd | reply | delayed
     leaf: str  # event type, private name, verb or client ("" for status/state)
 
 
@@ -105,4 +110,7 @@ def parse_topic(topic: str, prefix: str = PREFIX) -> ParsedTopic:
         return ParsedTopic(tournament, table, kind, "")
     if kind in ("events", "private", "cmd", "reply") and len(rest) == 1 and rest[0]:
         return ParsedTopic(tournament, table, kind, rest[0])
+    delayed_leaf = rest == ["state"] or (len(rest) == 2 and rest[0] == "events" and rest[1])
+    if kind == "delayed" and delayed_leaf:
+        return ParsedTopic(tournament, table, kind, "/".join(rest))
     raise TopicError(f"not a tilesight topic: {topic!r}")

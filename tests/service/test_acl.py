@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ ACCOUNTS = {
     "overlay": "ov-pw",
     "referee": "ref-pw",
     "scores": "sc-pw",
+    "overlay-delayed": "ovd-pw",
 }
 
 
@@ -68,3 +70,45 @@ def test_only_referees_may_command_a_table(secured_broker: MosquittoBroker):
     assert accepted.value == 0
     assert service.executed == ["ack"]  # only the referee's command ran
     assert not overlay.on("/private/state")  # overlays never see concealed information
+
+
+def test_delayed_overlay_account_sees_only_the_delayed_copies(secured_broker: MosquittoBroker):
+    service = make_service(_url(secured_broker, "T1"), broadcast_delay_s=0.6)
+    service.start()
+    try:
+        wait_until(service.link.connected.is_set, 10, "table connection")
+        with Probe(secured_broker.url, "ovd", "overlay-delayed", "ovd-pw") as overlay:
+            overlay.subscribe("tilesight/v1/cup/T1/#")
+            with Probe(secured_broker.url, "ref2", "referee", ACCOUNTS["referee"]) as live:
+                live.subscribe("tilesight/v1/cup/T1/events/#")
+                applied = time.monotonic()
+                for _ in range(3):
+                    service.apply(Washout())
+                wait_until(lambda: len(live.messages) == 3, 5, "the live events")
+                early = [m for m in overlay.messages if "/delayed/events/" in m.topic]
+                wait_until(
+                    lambda: (
+                        len([m for m in overlay.messages if "/delayed/events/" in m.topic]) == 3
+                    ),
+                    10,
+                    "three delayed copies",
+                )
+                lag = time.monotonic() - applied
+                live_seen = [json.loads(m.payload)["seq"] for m in live.messages]
+            delayed_seen = [
+                json.loads(m.payload)["seq"]
+                for m in overlay.messages
+                if "/delayed/events/" in m.topic
+            ]
+            topics = {m.topic.split("/T1/")[1] for m in overlay.messages}
+    finally:
+        service.stop()
+    assert delayed_seen == live_seen == [1, 2, 3]
+    assert early == [] and lag >= 0.55
+    assert topics == {
+        "status",
+        "delayed/state",
+        "delayed/events/hand_started",
+        "delayed/events/tile_discarded",
+        "delayed/events/hand_ended",
+    }, topics

@@ -64,6 +64,7 @@ def run_table(config: ServiceConfig) -> int:
         keepalive_s=config.mqtt.keepalive_s,
         session_expiry_s=config.mqtt.session_expiry_s,
         discard_limit_s=discard_limit(config.procedure),
+        broadcast_delay_s=config.mqtt.broadcast_delay_s,
     )
     bridge = TableBridge(service, on_record=log.info)
     service.table_control = bridge.control
