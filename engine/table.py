@@ -253,6 +253,7 @@ class Table(HistoryMixin):
             self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {tile} while it is {due}")
         state = hand.seats[seat]
         self._check_size(hand, seat, 14)
+        newly_seen = state.known[tile] == 0  # a known tile was counted when it was seen
         if not state.take(tile):
             self._violate(
                 ViolationKind.TILE_NOT_IN_HAND, seat, f"discarded {tile} it does not hold"
@@ -269,7 +270,8 @@ class Table(HistoryMixin):
             TileDiscarded, seat=seat, tile=tile, row=row, col=col, river_bottom=hand.river_bottom
         )
         self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
-        self._check_copies(hand, (tile,))
+        if newly_seen:
+            self._check_copies(hand, (tile,))
 
     def _action_at(self) -> float | None:
         return self._action.at if self._action is not None else None
