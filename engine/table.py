@@ -223,16 +223,17 @@ class Table(HistoryMixin):
         state = hand.seats[seat]
         state.add(tile)
         state.last_drawn = tile
-        if not replacement and hand.live_discard is not None:
-            hand.draw_after_discard = (seat, tile, hand.live_discard)
-        else:
-            hand.draw_after_discard = None
-        hand.live_discard, hand.claim, hand.pending_kong = None, None, None
-        hand.turn, hand.phase = seat, Phase.DISCARD
-        hand.turn_began_with_claim = False
-        hand.kong_replacement_drawn = after_kong
-        if after_kong:
-            self.timer.turn_starts(seat, self._action_at())
+        if not replacement or seat == hand.turn:  # initial flower replacements keep the turn
+            if not replacement and hand.live_discard is not None:
+                hand.draw_after_discard = (seat, tile, hand.live_discard)
+            else:
+                hand.draw_after_discard = None
+            hand.live_discard, hand.claim, hand.pending_kong = None, None, None
+            hand.turn, hand.phase = seat, Phase.DISCARD
+            hand.turn_began_with_claim = False
+            hand.kong_replacement_drawn = after_kong
+            if after_kong:
+                self.timer.turn_starts(seat, self._action_at())
         hand.sea_bottom_drawn = self.wall.live_left == 0
         self._emit(
             TileDrawn,

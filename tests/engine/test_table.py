@@ -235,7 +235,7 @@ deal 3 ?13
     assert kinds(events) == []
     public = [public_form(e) for e in events if e.type == "tile_drawn"]
     assert all(to_dict(e)["tile"] is None for e in public)
-    table2, events2 = run("0 draw ?\n0 discard 5m\n", table)
+    _, events2 = run("0 draw ?\n0 discard 5m\n", table)
     assert kinds(events2) == ["fifth_copy"]
 
 
@@ -301,3 +301,34 @@ def test_wsom_wall_counts_down_to_the_reserved_tiles() -> None:
     wall = table.snapshot()["hand"]["wall"]
     assert (wall["dealt"], wall["live_left"], wall["reserved"]) == (53, 69, 14)
     assert table.snapshot()["hand"]["seats"][0]["concealed_count"] == 14
+
+
+def test_national_flowers_are_replaced_from_the_tail() -> None:
+    import random
+
+    from engine.procedures import NATIONAL
+    from engine.wall import procedure_tiles
+
+    tiles = list(procedure_tiles(NATIONAL))
+    random.Random(3).shuffle(tiles)
+    table = Table(NATIONAL, rules=None)
+    events = table.apply(act.HandStart(dealer=0, dice=(5,), wall=tuple(tiles)))
+    for seat in range(4):
+        events += table.apply(act.Deal(seat=seat))
+    assert table.hand is not None
+    replaced = 0
+    for seat in range(4):  # dealer first, then in turn, until no flower is left
+        while flowers := [t for t in table.hand.seats[seat].concealed_tiles() if t.is_flower]:
+            events += table.apply(act.Flower(seat=seat, tile=flowers[0]))
+            events += table.apply(act.Draw(seat=seat))
+            replaced += 1
+    assert kinds(events) == []
+    assert replaced > 0
+    snap = table.snapshot()["hand"]
+    assert sum(len(s["flowers"]) for s in snap["seats"]) == replaced
+    assert snap["wall"]["replacements_taken"] == replaced
+    assert snap["wall"]["live_left"] == 144 - 53 - replaced
+    assert [s["concealed_count"] for s in snap["seats"]] == [14, 13, 13, 13]
+    assert snap["turn"] == 0
+    dealer_tile = table.hand.seats[0].concealed_tiles()[0]
+    assert kinds(table.apply(act.Discard(seat=0, tile=dealer_tile))) == []
