@@ -1,8 +1,9 @@
 """The automatic shuffling table: protocol, driver and emulator (docs/table-protocol.md).
 
-Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) → ``messages`` and
-``device_events`` (payload dataclasses, one registry) → ``transport`` (pyserial URLs) → ``link``
-(sequence numbers, idempotent retries) → ``driver`` (:class:`~devices.driver.TableDriver`).
-``table_model`` + ``endpoint`` + ``emulator`` form the device side used by tests and the CLI.
+Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) → ``payload``,
+``device_events``, ``replies``, ``messages`` (payload dataclasses, one registry) → ``transport``
+(pyserial URLs) → ``link`` (sequence numbers, idempotent retries) → ``driver``
+(:class:`~devices.driver.TableDriver`, results and notices in ``notices``). ``table_model`` +
+``endpoint`` + ``emulator`` form the device side used by tests and the CLI.
 Nothing here knows mahjong rules: it reports dice values, tile counts and faults.
 """

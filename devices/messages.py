@@ -1,61 +1,57 @@
-"""Commands and replies: one dataclass per payload layout, one decode registry keyed by opcode.
+"""Commands and short replies, and the one decode registry keyed by opcode.
 
-Multi-byte integers are big-endian. Receivers ignore payload bytes past the fields they know, so a
-newer minor version may append fields (docs/table-protocol.md, "Versioning").
+Every payload layout is a dataclass; ``decode_message`` picks the class from the frame's opcode
+and REPLY flag. Layouts: docs/table-protocol.md §4-6.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import struct
 from typing import ClassVar
 
-from devices.codes import FaultCode, NakReason, Severity, State
-from devices.device_events import EventRecord, decode_records, encode_record
+from devices.codes import NakReason, State
 from devices.framing import MAX_PAYLOAD, Flag, Frame
+from devices.payload import Message, MessageError, Opcode, unpack
+from devices.replies import (
+    EVENTS_HEADER_SIZE,
+    STATUS_DICE_ROLLING,
+    STATUS_PENDING_CONFIG,
+    EventsReply,
+    InfoReply,
+    StatusReply,
+)  # fmt: skip
 
-
-class Opcode(enum.IntEnum):
-    GET_INFO = 0x01
-    GET_STATUS = 0x02
-    START_SHUFFLE = 0x03
-    RAISE_WALLS = 0x04
-    ROLL_DICE = 0x05
-    CLEAR_ERROR = 0x06
-    RESET = 0x07
-    GET_EVENTS = 0x08
-    SET_CONFIG = 0x09
-    PAUSE = 0x0A
-    RESUME = 0x0B
-    NAK = 0x7F
-
-
-class MessageError(ValueError):
-    """A frame whose payload does not match its opcode's layout."""
-
-
-def _unpack(layout: struct.Struct, data: bytes, what: str) -> tuple[int, ...]:
-    if len(data) < layout.size:
-        raise MessageError(f"{what} payload needs {layout.size} bytes, got {data.hex() or 'none'}")
-    return layout.unpack_from(data)
-
-
-class Message:
-    """Base: ``encode()`` gives the payload, ``decode(opcode, payload)`` the reverse."""
-
-    opcode: ClassVar[Opcode]
-
-    @property
-    def op(self) -> Opcode:
-        return self.opcode
-
-    def encode(self) -> bytes:
-        return b""
-
-    @classmethod
-    def decode(cls, opcode: Opcode, payload: bytes) -> Message:
-        return cls()
+__all__ = [
+    "COMMANDS",
+    "EVENTS_HEADER_SIZE",
+    "REPLIES",
+    "STATUS_DICE_ROLLING",
+    "STATUS_PENDING_CONFIG",
+    "Accepted",
+    "Ack",
+    "ClearError",
+    "EventsReply",
+    "GetEvents",
+    "GetInfo",
+    "GetStatus",
+    "InfoReply",
+    "Message",
+    "MessageError",
+    "Nak",
+    "Opcode",
+    "Pause",
+    "RaiseWalls",
+    "Reset",
+    "Resume",
+    "RollDice",
+    "SetConfig",
+    "StartShuffle",
+    "StatusReply",
+    "UnknownOpcodeError",
+    "decode_message",
+    "message_frame",
+]  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,7 +99,7 @@ class StartShuffle(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> StartShuffle:
-        return cls(*_unpack(struct.Struct(">B"), payload, "START_SHUFFLE"))
+        return cls(*unpack(struct.Struct(">B"), payload, "START_SHUFFLE"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,7 +112,7 @@ class RollDice(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> RollDice:
-        return cls(*_unpack(struct.Struct(">B"), payload, "ROLL_DICE"))
+        return cls(*unpack(struct.Struct(">B"), payload, "ROLL_DICE"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,7 +126,7 @@ class GetEvents(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> GetEvents:
-        return cls(*_unpack(struct.Struct(">IB"), payload, "GET_EVENTS"))
+        return cls(*unpack(struct.Struct(">IB"), payload, "GET_EVENTS"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,7 +140,7 @@ class SetConfig(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> SetConfig:
-        return cls(*_unpack(struct.Struct(">BB"), payload, "SET_CONFIG"))
+        return cls(*unpack(struct.Struct(">BB"), payload, "SET_CONFIG"))
 
 
 # ---------------------------------------------------------------- replies
@@ -185,7 +181,7 @@ class Accepted(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> Accepted:
-        return cls(opcode, *_unpack(_ACCEPTED, payload, opcode.name))
+        return cls(opcode, *unpack(_ACCEPTED, payload, opcode.name))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,124 +197,12 @@ class Nak(Message):
 
     @classmethod
     def decode(cls, opcode: Opcode, payload: bytes) -> Nak:
-        reason, command, state, detail = _unpack(struct.Struct(">BBBB"), payload, "NAK")
+        reason, command, state, detail = unpack(struct.Struct(">BBBB"), payload, "NAK")
         try:
             return cls(NakReason(reason), command, State(state), detail)
         except ValueError as exc:
             raise MessageError(f"NAK payload {payload.hex()}: {exc}") from None
 
-
-_INFO = struct.Struct(">BBBBBHB")
-
-
-@dataclasses.dataclass(frozen=True)
-class InfoReply(Message):
-    opcode: ClassVar[Opcode] = Opcode.GET_INFO
-    protocol_major: int
-    protocol_minor: int
-    firmware: tuple[int, int, int]
-    capabilities: int
-    max_payload: int
-    model: str
-    serial_number: str
-
-    def encode(self) -> bytes:
-        head = _INFO.pack(
-            self.protocol_major, self.protocol_minor, *self.firmware,
-            self.capabilities, self.max_payload,
-        )  # fmt: skip
-        return head + _pack_str(self.model) + _pack_str(self.serial_number)
-
-    @classmethod
-    def decode(cls, opcode: Opcode, payload: bytes) -> InfoReply:
-        major, minor, fw1, fw2, fw3, caps, max_payload = _unpack(_INFO, payload, "INFO")
-        model, at = _unpack_str(payload, _INFO.size)
-        serial, _ = _unpack_str(payload, at)
-        return cls(major, minor, (fw1, fw2, fw3), caps, max_payload, model, serial)
-
-
-def _pack_str(text: str) -> bytes:
-    raw = text.encode()[:64]
-    return bytes([len(raw)]) + raw
-
-
-def _unpack_str(payload: bytes, at: int) -> tuple[str, int]:
-    if at >= len(payload) or at + 1 + payload[at] > len(payload):
-        raise MessageError(f"string at offset {at} runs past the payload {payload.hex()}")
-    end = at + 1 + payload[at]
-    try:
-        return payload[at + 1 : end].decode(), end
-    except UnicodeDecodeError:
-        raise MessageError(f"string {payload[at + 1 : end]!r} is not UTF-8") from None
-
-
-_STATUS = struct.Struct(">BBBBBBHIIBBBB")
-STATUS_PENDING_CONFIG = 0x01
-STATUS_DICE_ROLLING = 0x02
-
-
-@dataclasses.dataclass(frozen=True)
-class StatusReply(Message):
-    opcode: ClassVar[Opcode] = Opcode.GET_STATUS
-    state: State
-    flags: int
-    active_tiles: int
-    active_dice: int
-    pending_tiles: int  # 0 = no pending change
-    pending_dice: int
-    boot_id: int
-    event_counter: int
-    uptime_ms: int
-    progress: int  # percent of the running action
-    fault: FaultCode = FaultCode.NONE
-    fault_side: int = 0
-    severity: int = 0  # Severity, 0 when no fault
-
-    def encode(self) -> bytes:
-        return _STATUS.pack(*(int(v) for v in dataclasses.astuple(self)))
-
-    @classmethod
-    def decode(cls, opcode: Opcode, payload: bytes) -> StatusReply:
-        (state, flags, tiles, dice, p_tiles, p_dice, boot_id, counter, uptime, progress, fault,
-         side, severity) = _unpack(_STATUS, payload, "STATUS")  # fmt: skip
-        try:
-            return cls(
-                State(state), flags, tiles, dice, p_tiles, p_dice, boot_id, counter, uptime,
-                progress, FaultCode(fault), side, Severity(severity) if severity else 0,
-            )  # fmt: skip
-        except ValueError as exc:
-            raise MessageError(f"STATUS payload {payload.hex()}: {exc}") from None
-
-
-_EVENTS_HEAD = struct.Struct(">BHIIB")
-EVENTS_GAP = 0x01
-
-
-@dataclasses.dataclass(frozen=True)
-class EventsReply(Message):
-    opcode: ClassVar[Opcode] = Opcode.GET_EVENTS
-    gap: bool  # ``since`` was not in the buffer: events were lost, or the device reset
-    boot_id: int
-    oldest: int  # oldest counter still buffered (0 if none)
-    latest: int  # newest counter issued
-    records: tuple[EventRecord, ...] = ()
-
-    def encode(self) -> bytes:
-        flags = EVENTS_GAP if self.gap else 0
-        head = _EVENTS_HEAD.pack(flags, self.boot_id, self.oldest, self.latest, len(self.records))
-        return head + b"".join(encode_record(r) for r in self.records)
-
-    @classmethod
-    def decode(cls, opcode: Opcode, payload: bytes) -> EventsReply:
-        flags, boot_id, oldest, latest, count = _unpack(_EVENTS_HEAD, payload, "EVENTS")
-        try:
-            records = decode_records(payload[_EVENTS_HEAD.size :], count)
-        except ValueError as exc:
-            raise MessageError(str(exc)) from None
-        return cls(bool(flags & EVENTS_GAP), boot_id, oldest, latest, records)
-
-
-EVENTS_HEADER_SIZE = _EVENTS_HEAD.size
 
 #: The one decode registry: (is_reply, opcode) -> payload class.
 COMMANDS: dict[Opcode, type[Message]] = {
