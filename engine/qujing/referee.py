@@ -91,7 +91,7 @@ class QujingReferee:
     def _observe(self, event: Event) -> None:
         self._check_bloom_only(event)
         if isinstance(event, HandStarted):
-            self.hand_rules, self._offer, self._must_self_win = self.rules.hand_rules(), None, None
+            self._new_hand()
         elif isinstance(event, TileDrawn):
             self._close_offer()
             self.hand_rules.on_draw(event.seat)
@@ -122,6 +122,12 @@ class QujingReferee:
                 list(event.winners),
                 discarder=discarder,
             )
+
+    def _new_hand(self) -> None:
+        self.hand_rules = self.rules.hand_rules()
+        self._offer, self._takers, self._must_self_win = None, set(), None
+        self._after_kong = self._last_discarder = self._bloom_due = None
+        self._face_up = ()
 
     def _check_bloom_only(self, event: Event) -> None:
         """Under the ``bloom-only`` reading a face-up tail tile may only be taken to win."""
@@ -183,32 +189,23 @@ class QujingReferee:
             if seat == offer.seat or seat in self._takers or not known:
                 continue
             could_pung = not offer.robbing and Counter(concealed)[offer.tile] >= 2
-            could_win = self._legal(seat, concealed, melds, offer, self_drawn=False)
-            if (
-                could_win
-                and self.hand_rules.must_win(
-                    seat, tiles_left=offer.tiles_left or 0, legal_win=True, on_discard=True
-                )
-                and offer.tiles_left is not None
+            could_win = self._could_win(seat, concealed, melds, offer)
+            if offer.tiles_left is not None and self.hand_rules.must_win(
+                seat, tiles_left=offer.tiles_left, legal_win=could_win, on_discard=True
             ):
                 detail = f"seat {seat} let {offer.tile} go although the last tiles force a win"
                 self.findings.append(Finding("must_win", seat, detail))
             self.hand_rules.on_pass(seat, offer.tile, could_pung=could_pung, could_win=could_win)
+        self._takers = set()
 
-    def _legal(
-        self,
-        seat: int,
-        concealed: tuple[Tile, ...],
-        melds: tuple[Meld, ...],
-        offer: _Offer,
-        *,
-        self_drawn: bool,
+    def _could_win(
+        self, seat: int, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], offer: _Offer
     ) -> bool:
+        """Whether ``seat`` had a legal win on the offered tile (discard-streak hands aside)."""
         extras = {OWN_DISCARDS: (), KONG_DISCARD: offer.kong_discard}
         request = WinRequest(
             hand=Hand(concealed, melds),
             win_tile=offer.tile,
-            self_drawn=self_drawn,
             robbing_kong=offer.robbing,
             extras=extras,
         )
