@@ -41,8 +41,11 @@ from engine.violations import IllegalActionError, Violation, ViolationKind
 class Table(HistoryMixin):
     """One table: ``apply(action) -> events``; ``snapshot()`` public, ``private_snapshot()``.
 
-    ``rules`` is a RuleSet or a rule-set name (scored wins need one); ``strict`` raises
-    :class:`IllegalActionError` on the first violation and leaves the state as it was.
+    ``rules`` is a RuleSet or a rule-set name (None: the procedure's ``default_rules``, else wins
+    are not scored); ``strict`` raises :class:`IllegalActionError` on the first violation and
+    leaves the state as it was. Events carry ``table_id`` and ``epoch`` (the service bumps it
+    on restart) and ``seq`` 1, 2, ...; ids come from ``id_factory(timestamp)`` (default: UUIDv7
+    from a generator seeded with ``seed``, so a replay reproduces its ids).
     """
 
     def __init__(
@@ -101,10 +104,28 @@ class Table(HistoryMixin):
         return self._events
 
     def _state(self) -> tuple[Any, ...]:
-        return (self.hand, self.wall, self.scores, self.hands_played, self.next_dealer, self.seq)
+        return (
+            self.procedure,
+            self.hand,
+            self.wall,
+            self.timer,
+            self.scores,
+            self.hands_played,
+            self.next_dealer,
+            self.seq,
+        )
 
     def _restore(self, state: tuple[Any, ...]) -> None:
-        (self.hand, self.wall, self.scores, self.hands_played, self.next_dealer, self.seq) = state
+        (
+            self.procedure,
+            self.hand,
+            self.wall,
+            self.timer,
+            self.scores,
+            self.hands_played,
+            self.next_dealer,
+            self.seq,
+        ) = state
 
     def _dispatch(self, action: act.Action) -> None:
         hand = self.hand
