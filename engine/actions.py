@@ -81,9 +81,13 @@ class Draw(Action):
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Discard(Action):
+    """A discard; a camera may add where it saw the tile land (``row``, ``col`` of the river)."""
+
     name: ClassVar[str] = "discard"
     seat: int
     tile: Tile
+    row: int | None = None
+    col: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

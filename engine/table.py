@@ -139,7 +139,7 @@ class Table(HistoryMixin):
         elif isinstance(action, act.Draw):
             self._draw(action)
         elif isinstance(action, act.Discard):
-            self._discard(action.seat, action.tile)
+            self._discard(action.seat, action.tile, (action.row, action.col))
         elif isinstance(action, act.Chow):
             self._claim_meld(action.seat, MeldKind.CHOW, action.tiles, action.tile)
         elif isinstance(action, act.Pung):
@@ -266,7 +266,7 @@ class Table(HistoryMixin):
         )
         self._check_copies(hand, (tile,))
 
-    def _discard(self, seat: int, tile: Tile) -> None:
+    def _discard(self, seat: int, tile: Tile, seen_at: tuple[int | None, int | None]) -> None:
         hand = self._live_hand(seat)
         if hand is None:
             return
@@ -283,6 +283,10 @@ class Table(HistoryMixin):
         state.river.append(tile)
         hand.discard_log.append((seat, tile))
         row, col = divmod(len(state.river) - 1, RIVER_ROW)
+        if seen_at != (None, None) and seen_at != (row, col):
+            where = f"row {seen_at[0]}, col {seen_at[1]}"
+            detail = f"{tile} seen at {where}; the river's next place is row {row}, col {col}"
+            self._violate(ViolationKind.RIVER_ORDER, seat, detail)
         hand.river_bottom = self.wall.live_left == 0
         hand.live_discard, hand.claim, hand.pending_kong = (seat, tile), None, None
         hand.draw_after_discard = None

@@ -23,6 +23,7 @@ class ViolationKind(enum.Enum):
     OUT_OF_TURN = "out_of_turn"
     TILE_NOT_IN_HAND = "tile_not_in_hand"
     FIFTH_COPY = "fifth_copy"
+    RIVER_ORDER = "river_order"
     CHOW_NOT_FROM_UPPER_SEAT = "chow_not_from_upper_seat"
     CLAIM_AFTER_NEXT_DRAW = "claim_after_next_draw"
     NOTHING_TO_CLAIM = "nothing_to_claim"

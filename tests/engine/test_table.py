@@ -332,3 +332,24 @@ def test_national_flowers_are_replaced_from_the_tail() -> None:
     assert snap["turn"] == 0
     dealer_tile = table.hand.seats[0].concealed_tiles()[0]
     assert kinds(table.apply(act.Discard(seat=0, tile=dealer_tile))) == []
+
+
+def test_self_drawn_win_on_a_kong_replacement_is_flagged() -> None:
+    _table, events = run(
+        """
+start
+deal 0 1111m 234s 567p 9s NN
+deal 1 123456789s 123p 5p
+deal 2 111222333444p E
+deal 3 55667788p 99p WWC
+0 draw N
+0 ckong 1m
+0 replace 9s
+0 win
+"""
+    )
+    assert kinds(events) == []
+    win = next(e for e in events if e.type == "win_declared")
+    assert (win.self_drawn, win.kong_replacement, str(win.win_tile)) == (True, True, "9s")
+    kong = next(e for e in events if e.type == "kong_declared")
+    assert (kong.kind, str(kong.meld)) == ("concealed", "{1111m}")

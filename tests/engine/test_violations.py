@@ -212,3 +212,14 @@ def test_wsom_overtime_is_an_event_and_a_penalty_at_hand_end() -> None:
         ViolationKind.OVERTIME,
         ViolationKind.PREMATURE_WASHOUT,
     ]
+
+
+def test_river_order_seen_by_a_camera() -> None:
+    table, events = run(DEAL + "0 draw 5p\n0 discard 5p\n1 draw 1s\n")
+    assert kinds(events) == []
+    good = table.apply(act.Discard(seat=1, tile=parse_tile("1s"), row=0, col=0))
+    assert kinds(good) == []
+    table.apply(act.Draw(seat=2, tile=parse_tile("F")))
+    bad = table.apply(act.Discard(seat=2, tile=parse_tile("F"), row=1, col=2))
+    assert kinds(bad) == ["river_order"]
+    assert "row 0, col 0" in next(e for e in bad if e.type == "violation").detail
