@@ -283,7 +283,7 @@ class Table(HistoryMixin):
         state.river.append(tile)
         hand.discard_log.append((seat, tile))
         row, col = divmod(len(state.river) - 1, RIVER_ROW)
-        if seen_at != (None, None) and seen_at != (row, col):
+        if seen_at not in ((None, None), (row, col)):
             where = f"row {seen_at[0]}, col {seen_at[1]}"
             detail = f"{tile} seen at {where}; the river's next place is row {row}, col {col}"
             self._violate(ViolationKind.RIVER_ORDER, seat, detail)
