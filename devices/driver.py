@@ -297,6 +297,7 @@ class TableDriver:
                 log.exception("table event callback failed on %r", notice)
 
     def _connect(self) -> bool:
+        was_connected = self._boot_id is not None
         with self._io:
             try:
                 self.transport.open()
@@ -309,7 +310,6 @@ class TableDriver:
                 log.debug("connect to %s failed: %s", self.url, exc)
                 self.transport.close()
                 return False
-        was_connected = self._boot_id is not None
         self._up.set()
         self._notify(([LinkRestored(self.url)] if was_connected else []) + notices)
         return True

@@ -95,3 +95,31 @@ def test_bad_input_is_one_clear_line(argv: list[str], message: str, capsys) -> N
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.timeout(60)
+def test_events_follow_streams_new_events_until_sigint(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    from devices.driver import TableDriver
+
+    emulator = make_emulator(time_scale=0.001, seed=4)
+    port = emulator.start_pty()
+    follow = subprocess.Popen(
+        [sys.executable, "-m", "tilesight.cli", "table", "events", "--port", port, "--follow",
+         "--json"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert follow.stdout is not None
+        first = json.loads(follow.stdout.readline())
+        assert first["event"] == "boot" and first["counter"] == 1
+        with TableDriver(port) as table:
+            values = table.roll_dice().values
+        while (line := follow.stdout.readline()) and json.loads(line).get("event") != "dice_rolled":
+            pass
+        assert json.loads(line)["values"] == list(values)
+        follow.send_signal(signal.SIGINT)
+        assert follow.wait(10) == 0
+    finally:
+        if follow.poll() is None:
+            follow.kill()
+        follow.communicate()

@@ -164,3 +164,21 @@ def test_frames_survive_random_garbage_between_them(pairs, data) -> None:  # typ
     expected = [frame for frame, _ in pairs]
     it = iter(decoded)
     assert all(any(frame == got for got in it) for frame in expected)
+
+
+def test_serial_transport_over_pyserial_loop_url() -> None:
+    from devices.transport import LinkDownError, SerialTransport
+
+    transport = SerialTransport("loop://")
+    transport.open()
+    try:
+        wire = encode_frame(message_frame(GetStatus(), seq=1, ack=0))
+        transport.write(wire)
+        assert FrameDecoder().feed(transport.read(1.0)) == [
+            message_frame(GetStatus(), seq=1, ack=0)
+        ]
+        assert transport.read(0.01) == b""
+    finally:
+        transport.close()
+    with pytest.raises(LinkDownError, match="'/nonexistent/tty'"):
+        SerialTransport("/nonexistent/tty").open()

@@ -55,6 +55,7 @@ def test_unplug_replug_reconnects_and_detects_reset(make_emulator, recorder: Rec
         assert isinstance(reset, DeviceResetDetected)
         assert "event counter went back" in reset.reason and reset.previous_counter == before
         recorder.wait_for(lambda n: isinstance(n, LinkRestored))
+        assert sum(isinstance(n, LinkRestored) for n in recorder.notices) == 1  # not at first open
         boot = recorder.wait_for(lambda n: isinstance(n, ev.EventRecord) and n.counter == 1)
         assert isinstance(boot, ev.EventRecord) and isinstance(boot.body, ev.Boot)
         assert table.resets_detected == 1
