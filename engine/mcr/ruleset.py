@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mcr import fans_high, fans_low, fans_mid
-from engine.mcr.shapes import mcr_arrangements
+from engine.mcr.shapes import mcr_arrangements, mcr_is_win
 from engine.rulesets import Payments, ScoreResult, WinRequest, register
 from engine.scoring.context import HandError, build_contexts
 from engine.scoring.evaluator import Pattern, evaluate
@@ -46,13 +46,21 @@ class MCRRules:
     minimum: int = MINIMUM
     base: int = BASE
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, reference_waits: bool = False, **options: Any) -> None:
+        """``reference_waits=True`` counts a tile whose four copies the winner holds as a wait,
+        as PyMahjongGB does (by default such a hand still has a unique wait)."""
         if options:
-            raise TypeError(f"MCR takes no options, got {sorted(options)}")
+            raise TypeError(f"unknown MCR options: {sorted(options)}")
+        self.reference_waits = reference_waits
 
     def score(self, request: WinRequest) -> ScoreResult:
         try:
-            contexts = build_contexts(request, mcr_arrangements)
+            contexts = build_contexts(
+                request,
+                mcr_arrangements,
+                is_win=mcr_is_win,
+                live_waits_only=not self.reference_waits,
+            )
         except HandError as exc:
             return ScoreResult(total=0, valid=False, error=str(exc))
         best = evaluate(FANS, contexts)

@@ -21,8 +21,9 @@ from engine.tiles import KINDS, Tile, Wind, excess_copies
 
 #: A rule set's shapes: concealed counts (winning tile included) + declared melds -> arrangements.
 Arrange = Callable[[Counts, Sequence[TileSet]], list[Arrangement]]
+#: Optional fast test of the same shapes (used to find waits); defaults to ``bool(arrange(...))``.
+IsWin = Callable[[Counts, Sequence[TileSet]], bool]
 
-CAP = 4
 EDGE = "edge"  # the winning tile completed a chow at one end (12+3, 7+89, 45+6 ...)
 CLOSED = "closed"  # the middle of a chow
 SINGLE = "single"  # the pair
@@ -42,6 +43,7 @@ class WinContext:
     arrangement: Arrangement
     win_tile: int
     counts: Counts  # every tile of the hand, winning tile and all four of each kong included
+    kinds: tuple[int, ...]  # dense indices of the kinds present in the hand
     concealed: Counts  # concealed tiles (winning tile included), declared melds excluded
     waits: frozenset[int]  # kinds that would have completed the hand before the win
     positions: frozenset[str]  # how the winning tile sits in this arrangement (EDGE, CLOSED ...)
@@ -92,11 +94,6 @@ class WinContext:
         return pairs[0] if len(pairs) == 1 else None
 
     @property
-    def kinds(self) -> tuple[int, ...]:
-        """Dense indices of the kinds present in the hand."""
-        return tuple(i for i, n in enumerate(self.counts) if n)
-
-    @property
     def unique_wait(self) -> bool:
         return len(self.waits) == 1
 
@@ -109,8 +106,19 @@ class WinContext:
         return tuple(g.tiles for g in groups)
 
 
-def build_contexts(request: WinRequest, arrange: Arrange) -> tuple[WinContext, ...]:
-    """One context per arrangement of the win; :class:`HandError` when it cannot be a win."""
+def build_contexts(
+    request: WinRequest,
+    arrange: Arrange,
+    *,
+    is_win: IsWin | None = None,
+    live_waits_only: bool = True,
+) -> tuple[WinContext, ...]:
+    """One context per arrangement of the win; :class:`HandError` when it cannot be a win.
+
+    With ``live_waits_only`` a tile counts as a wait only while a copy of it is left outside the
+    winner's own hand and melds (a "wait" on a fifth copy is no wait); without it, every tile
+    that would complete the shape counts, as in the PyMahjongGB reference calculator.
+    """
     hand = request.hand
     text = str(hand)
     win = request.win_tile
@@ -137,16 +145,18 @@ def build_contexts(request: WinRequest, arrange: Arrange) -> tuple[WinContext, .
     counts = counts_of((*hand.all_tiles(), win))
     meld_copies = counts_of(t for m in hand.melds for t in m.tiles)
     flags = _normalised_flags(request, before, meld_copies, melds)
+    wins = is_win or (lambda c, m: bool(arrange(c, m)))
     waits = frozenset(
         t
         for t in range(34)
-        if before[t] + meld_copies[t] < CAP and arrange(_plus(before, t), melds)
+        if (before[t] + meld_copies[t] < 4 or not live_waits_only) and wins(_plus(before, t), melds)
     )
     return tuple(
         WinContext(
             arrangement=_mark_discard_pung(a, win.index, flags.self_drawn),
             win_tile=win.index,
             counts=counts,
+            kinds=tuple(i for i, n in enumerate(counts) if n),
             concealed=concealed,
             waits=waits,
             positions=_positions(a, win.index),

@@ -167,6 +167,27 @@ def common_arrangements(concealed: Counts, melds: Sequence[TileSet]) -> list[Arr
     return out
 
 
+def has_split(concealed: Counts, sets_needed: int, with_pair: bool = True) -> bool:
+    """Whether the concealed tiles split into ``sets_needed`` sets (and a pair): a fast win test."""
+    return _feasible(concealed, with_pair) and bool(_split(concealed, sets_needed, with_pair))
+
+
+def _feasible(counts: Counts, with_pair: bool) -> bool:
+    """Cheap necessary condition: each suit's tiles number 0 or 2 modulo 3 (2 for the pair's
+    suit only), and each honour appears 0, 2 or 3 times."""
+    pairs = 0
+    for base in (0, 9, 18):
+        rest = sum(counts[base : base + 9]) % 3
+        if rest == 1:
+            return False
+        pairs += rest == 2
+    for n in counts[HONOR_BASE:]:
+        if n in (1, 4):
+            return False
+        pairs += n == 2
+    return pairs == (1 if with_pair else 0)
+
+
 def split_sets(
     concealed: Counts, sets_needed: int, with_pair: bool = True
 ) -> list[tuple[TileSet, ...]]:
