@@ -46,6 +46,18 @@ def test_clean_examples_replay_without_violations(
         assert sum(win["deltas"]) == 0
 
 
+def test_simulated_wsom_game_replays_strictly(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "wsom-simulated.tablelog")
+    code, events, err = _replay(capsys, path, "--strict")
+    assert code == 0, err
+    assert "4 hands, 4 wins, 0 washouts, 0 violations" in err
+    ended = [e for e in events if e["type"] == "hand_ended"]
+    assert [e["hand_number"] for e in ended] == [1, 2, 3, 4]
+    assert ended[-1]["scores"] == [sum(e["deltas"][s] for e in ended) for s in range(4)]
+    draws = [e for e in events if e["type"] == "tile_drawn"]
+    assert all(e["live_left"] is not None and e["live_left"] >= 0 for e in draws)
+
+
 def test_broken_example_reports_violations_and_strict_exits_1(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
