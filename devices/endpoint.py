@@ -1,8 +1,10 @@
 """The device side of the link: bytes in, reply bytes out, with the replay cache.
 
-This is where idempotency lives. The endpoint remembers the last command frame it executed
-(sequence number, opcode and payload) and its reply; the same command with the same sequence
-number is answered from that cache with the REPLAYED flag and is not executed again.
+This is where idempotency lives. The endpoint remembers the last ``REPLAY_CACHE`` commands it
+executed (sequence number, opcode and payload) with their replies; the same command with the same
+sequence number is answered from that cache with the REPLAYED flag and is not executed again.
+More than one entry matters because a host may send a few other commands (a reconnect's
+GET_INFO and GET_STATUS) before it retransmits a command whose reply it never got.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from devices.messages import (
     message_frame,
 )
 from devices.table_model import TableModel
+
+REPLAY_CACHE = 16  # commands remembered for replay; far below the 255 sequence numbers
 
 
 @dataclasses.dataclass
@@ -52,8 +56,7 @@ class DeviceEndpoint:
         self.decoder = FrameDecoder()
         self.counts = EndpointCounts()
         self._seq = 0
-        self._cache_key: tuple[int, int, bytes] | None = None
-        self._cache_reply: Frame | None = None
+        self._cache: collections.OrderedDict[int, tuple[bytes, Frame]] = collections.OrderedDict()
 
     def receive(self, data: bytes, now: float) -> bytes:
         """Feed received bytes; returns the bytes to send back (possibly empty)."""
@@ -70,7 +73,7 @@ class DeviceEndpoint:
         """Reboot the board: the replay cache and partial input are lost with the RAM."""
         self.model.reboot(now, reason)
         self.decoder.reset()
-        self._cache_key = self._cache_reply = None
+        self._cache.clear()
         self.counts.resets += 1
 
     def _frame(self, message: Message, ack: int, flags: Flag = Flag.NONE) -> Frame:
@@ -85,11 +88,11 @@ class DeviceEndpoint:
             return self._frame(Nak(reason, 0, self.model.state, 0), ack=0)
         if item.is_reply:
             return None  # another device's reply on a shared line: not for us
-        key = (item.seq, item.type, item.payload)
-        if key == self._cache_key and self._cache_reply is not None:
+        key = bytes([item.type]) + item.payload
+        cached = self._cache.get(item.seq)
+        if cached is not None and cached[0] == key:
             self.counts.replayed += 1
-            cached = self._cache_reply
-            return dataclasses.replace(cached, flags=cached.flags | Flag.REPLAYED)
+            return dataclasses.replace(cached[1], flags=cached[1].flags | Flag.REPLAYED)
         try:
             command = decode_message(item)
         except UnknownOpcodeError:
@@ -103,5 +106,8 @@ class DeviceEndpoint:
         else:
             self.counts.executed[reply.op.name.lower()] += 1
         frame = self._frame(reply, ack=item.seq)
-        self._cache_key, self._cache_reply = key, frame
+        self._cache.pop(item.seq, None)
+        self._cache[item.seq] = (key, frame)
+        while len(self._cache) > REPLAY_CACHE:
+            self._cache.popitem(last=False)
         return frame
