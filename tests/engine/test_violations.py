@@ -223,3 +223,29 @@ def test_river_order_seen_by_a_camera() -> None:
     bad = table.apply(act.Discard(seat=2, tile=parse_tile("F"), row=1, col=2))
     assert kinds(bad) == ["river_order"]
     assert "row 0, col 0" in next(e for e in bad if e.type == "violation").detail
+
+
+def test_a_drawn_tile_returned_to_a_known_wall_is_drawn_again() -> None:
+    for seed in range(200):  # a shuffle where East can discard a tile North holds a pair of
+        tiles = list(procedure_tiles(WSOM))
+        random.Random(seed).shuffle(tiles)
+        table = Table(WSOM, rules=None)
+        table.apply(act.HandStart(dealer=0, dice=(6, 6), wall=tuple(tiles)))
+        for seat in range(4):
+            table.apply(act.Deal(seat=seat))
+        assert table.hand is not None
+        east, north = table.hand.seats[0], table.hand.seats[3]
+        pairs = [t for t in east.known if north.known[t] >= 2]
+        if pairs:
+            break
+    else:
+        pytest.fail("no suitable shuffle")
+    table.apply(act.Discard(seat=0, tile=pairs[0]))
+    drawn = next(e.tile for e in table.apply(act.Draw(seat=1)) if isinstance(e, TileDrawn))
+    live = table.wall.live_left
+    assert kinds(table.apply(act.Pung(seat=3))) == ["claim_after_next_draw"]
+    assert table.wall.live_left == (live or 0) + 1
+    north_tile = table.hand.seats[3].concealed_tiles()[0]
+    assert kinds(table.apply(act.Discard(seat=3, tile=north_tile))) == []
+    again = next(e.tile for e in table.apply(act.Draw(seat=0)) if isinstance(e, TileDrawn))
+    assert again == drawn
