@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.events import Event, to_dict
+from engine.procedures import find_procedure
 from tilesight.broker import MosquittoBroker
 from tilesight.config import MqttEndpoint, parse_mqtt_url
 from tilesight.outbox import Outbox
@@ -96,7 +97,11 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
             stack.callback(_collect, consumer, summary)
         service = _service(options, outbox, endpoint, summary, out)
         stack.callback(service.stop, 5.0)
-        bridge = TableBridge(service, on_record=None if options.quiet else _printer(out))
+        bridge = TableBridge(
+            service,
+            tile_count=find_procedure(options.procedure).tile_count,
+            on_record=None if options.quiet else _printer(out),
+        )
         service.table_control = bridge.control
         service.start()
         stack.enter_context(emulated_table(bridge, seed=options.seed))

@@ -169,10 +169,12 @@ class TableBridge:
         self,
         service: TableService,
         *,
+        tile_count: int = 136,
         east_side: int = 1,
         on_record: Callable[[str], None] | None = None,
     ) -> None:
         self.service = service
+        self.tile_count = tile_count
         self.link = TableLink(east_side=east_side)
         self.driver: TableDriver | None = None
         self.on_record = on_record
@@ -186,16 +188,18 @@ class TableBridge:
             elif isinstance(record, RefereeAlert):
                 self.service.set_link("table", record.kind.removeprefix("table_"))
             elif isinstance(record, TableState):
-                self.service.set_link("table", record.state)
+                self.service.set_link("table_state", record.state)
 
     def control(self, verb: str) -> dict[str, Any]:
         """The service's ``TableControl``: shuffle, raise, clear_error on the live driver."""
-        driver = self.driver
-        if driver is None or not driver.connected:
-            raise CommandError(f"{verb}: the shuffling table is not connected")
+        deadline = time.monotonic() + 5.0  # ride out a cable being re-plugged
+        while (driver := self.driver) is None or not driver.connected:
+            if time.monotonic() > deadline:
+                raise CommandError(f"{verb}: the shuffling table is not connected")
+            time.sleep(0.05)
         try:
             if verb == "shuffle":
-                done = driver.shuffle()
+                done = driver.shuffle(tile_count=self.tile_count)
                 return {"tile_count": done.tile_count, "side_counts": list(done.side_counts)}
             if verb == "raise":
                 return {"tile_count": driver.raise_walls()}
@@ -207,7 +211,7 @@ class TableBridge:
     def prepare_hand(self) -> tuple[int, ...]:
         """Shuffle, raise the walls and roll: the dice that break the next hand's wall."""
         assert self.driver is not None
-        self.driver.shuffle()
+        self.driver.shuffle(tile_count=self.tile_count)
         self.driver.raise_walls()
         return self.driver.roll_dice(count=2).values
 

@@ -39,6 +39,7 @@ def run_table(config: ServiceConfig) -> int:
     import functools
     import logging
 
+    from engine.procedures import find_procedure
     from tilesight.outbox import Outbox
     from tilesight.pipeline import TableBridge, TableEngine, discard_limit, input_workers
     from tilesight.service import TableService
@@ -66,7 +67,8 @@ def run_table(config: ServiceConfig) -> int:
         discard_limit_s=discard_limit(config.procedure),
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
     )
-    bridge = TableBridge(service, on_record=log.info)
+    tile_count = find_procedure(config.procedure).tile_count
+    bridge = TableBridge(service, tile_count=tile_count, on_record=log.info)
     service.table_control = bridge.control
     supervisor = Supervisor()
     for name, work in input_workers(config, bridge):
