@@ -120,6 +120,8 @@ class HandState:
     kong_replacement_drawn: bool = False
     sea_bottom_drawn: bool = False
     winners: list[int] = field(default_factory=list)
+    #: The last win on a discard: (discarder, tile, winner, win event id), for interceptions.
+    last_discard_win: tuple[int, Tile, int, str] | None = None
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     penalties: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     #: Every discard of the hand in order, claimed ones too: (seat, tile). Zung Jung's

@@ -38,6 +38,8 @@ class WinsMixin(ClaimsMixin):
         return self.rules.max_winners_per_discard if self.rules is not None else 1
 
     def _win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
+        if self._late_win_claim(seat, tile):
+            return
         hand = self._live_hand(seat)
         if hand is None:
             return
@@ -81,6 +83,24 @@ class WinsMixin(ClaimsMixin):
             self._violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
             return
         self._apply_win(hand, win, request, result)
+
+    def _late_win_claim(self, seat: int, tile: Tile | None) -> bool:
+        """A second win claim on the discard that already ended the hand (one winner only)."""
+        hand = self.hand
+        if hand is None or hand.phase is not Phase.ENDED or hand.last_discard_win is None:
+            return False
+        discarder, won_on, winner, event_id = hand.last_discard_win
+        if seat in (winner, discarder) or tile not in (None, won_on):
+            return False
+        if win_rank(seat, discarder) > win_rank(winner, discarder):
+            detail = (
+                f"seat {seat}'s win on {won_on} outranks seat {winner}'s: a referee may "
+                f"correct event {event_id}"
+            )
+        else:
+            detail = f"seat {winner} already won on {won_on}, ahead of seat {seat}"
+        self._violate(ViolationKind.CLAIM_PRECEDENCE, seat, detail)
+        return True
 
     def _current_discarder(self, hand: HandState) -> int | None:
         if hand.live_discard is not None:
@@ -182,7 +202,7 @@ class WinsMixin(ClaimsMixin):
         if how == "self":
             at = self._action.at if self._action is not None else None
             self._overtimes(hand, self.timer.won(seat, at))
-        self._emit(
+        event = self._emit(
             WinDeclared,
             seat=seat,
             win_tile=win_tile,
@@ -196,6 +216,8 @@ class WinsMixin(ClaimsMixin):
             score=_score_json(result) if result is not None else None,
             deltas=deltas,
         )
+        if discarder is not None:
+            hand.last_discard_win = (discarder, win_tile, seat, event.event_id)
         if how == "self" or discarder is None or len(hand.winners) >= self.max_winners:
             self._end_hand(hand, "win")
         else:

@@ -249,3 +249,25 @@ def test_a_drawn_tile_returned_to_a_known_wall_is_drawn_again() -> None:
     assert kinds(table.apply(act.Discard(seat=3, tile=north_tile))) == []
     again = next(e.tile for e in table.apply(act.Draw(seat=0)) if isinstance(e, TileDrawn))
     assert again == drawn
+
+
+def test_a_late_win_claim_that_outranks_the_winner_is_flagged_for_correction() -> None:
+    two_waiting = """
+start
+deal 0 111999m 123s 456s E
+deal 1 234567s 789s 678p 5p
+deal 2 EE SSS WWW NNN CC
+deal 3 234567m 789m 678p 5p
+0 draw 5p
+0 discard 5p
+3 win
+1 win
+"""
+    table, events = run(two_waiting)
+    found = [e for e in events if e.type == "violation"]
+    assert [e.kind for e in found] == ["claim_precedence"]
+    win = next(e for e in events if e.type == "win_declared")
+    assert win.seat == 3 and win.event_id in found[0].detail
+    fix = act.Correction(supersedes=win.event_id, replacement=act.Win(seat=1))
+    table.apply(fix)
+    assert table.hand is not None and table.hand.winners == [1]
