@@ -7,6 +7,7 @@ MCR rule set once it is registered.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -87,12 +88,14 @@ class ReferenceRules:
         return (deltas[0], deltas[1], deltas[2], deltas[3])
 
 
-@pytest.fixture(scope="module")
-def games() -> list[BotzoneGame]:
-    path = Path(__file__).resolve().parents[3] / "shared/data/mcr-logs/human-sample.txt"
-    if not path.is_file():
-        pytest.skip("../shared is not present")
+@functools.cache
+def _parse(path: Path) -> list[BotzoneGame]:
     return parse_botzone(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def games(shared_dir: Path) -> list[BotzoneGame]:
+    return _parse(shared_dir / "data/mcr-logs/human-sample.txt")
 
 
 def _replay(game: BotzoneGame, rules: Any = None) -> tuple[Table, list[list[Any]]]:
