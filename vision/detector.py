@@ -154,14 +154,21 @@ class Detector:
         return self._read_canvas(canvas)
 
     def _read_canvas(self, canvas: np.ndarray) -> list[Detection]:
-        boxes, scores, _classes = self.boxes.locate(canvas)
+        boxes, scores, classes = self.boxes.locate(canvas)
         if len(boxes) == 0:
             return []
-        crops = np.stack([crop_tile(canvas, box) for box in boxes])
-        probs = self.classifier.classify(crops)
+        # a confident "back" needs no identity: skip the classifier for walls
+        plain_back = (classes == 1) & (scores >= 0.6)
+        out: list[Detection] = []
+        for box, score in zip(boxes[plain_back], scores[plain_back], strict=True):
+            orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0
+            out.append(Detection("back", tuple(float(v) for v in box), float(score), orientation))
+        faces, face_scores = boxes[~plain_back], scores[~plain_back]
+        if len(faces) == 0:
+            return out
+        probs = self.classifier.classify(np.stack([crop_tile(canvas, box) for box in faces]))
         kinds = kind_probabilities(probs)
-        out = []
-        for box, score, row, kind_row in zip(boxes, scores, probs, kinds, strict=True):
+        for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
             name, orientation = decode(int(row.argmax()), box)
             confidence = float(score) * float(kind_row.max())
             out.append(Detection(name, tuple(float(v) for v in box), confidence, orientation))
