@@ -69,6 +69,7 @@ class DemoSummary:
     resyncs: int = 0
     caught_up: bool = False
     seconds: float = 0.0
+    violations: int = 0
     started: float = 0.0
     standings: str = ""
 
@@ -125,9 +126,10 @@ def _service(
 ) -> TableService:
     def show(events: list[Event]) -> None:
         summary.events += len(events)
+        summary.violations += sum(e.type == "violation" for e in events)
         if not options.quiet:
-            for event in events:
-                print(describe(event), file=out, flush=True)
+            out.write("".join(describe(e) + "\n" for e in events))  # one write: no interleaving
+            out.flush()
 
     return TableService(
         topics=TableTopics(options.tournament, options.table),
@@ -158,7 +160,8 @@ def _play(
             file=out,
             flush=True,
         )
-        dice = bridge.prepare_hand()  # the emulated table shuffles, raises the walls and rolls
+        # the emulated table shuffles, raises the walls and rolls the procedure's dice
+        dice = bridge.prepare_hand(find_procedure(options.procedure).rolls_needed)
         start, *plays = hand.actions
         for action in (replace(start, dice=dice), *plays):  # the table's dice break the wall
             # stamped with the real time when applied: overlays run the turn clock
@@ -175,7 +178,11 @@ def _play(
 
 
 def _printer(out: TextIO) -> Callable[[str], None]:
-    return lambda line: print(f"      {line}", file=out, flush=True)
+    def write(line: str) -> None:  # called on the driver's thread: one write per line
+        out.write(f"      {line}\n")
+        out.flush()
+
+    return write
 
 
 def _collect(consumer: ScoreConsumer, summary: DemoSummary) -> None:
@@ -234,7 +241,7 @@ def print_summary(summary: DemoSummary, options: DemoOptions, out: TextIO) -> No
         "",
         f"── summary ── {summary.hands} hands in {summary.seconds:.1f} s",
         f"events published this run: {summary.events} (outbox holds {summary.stored}, "
-        f"{summary.unsent} unacknowledged)",
+        f"{summary.unsent} unacknowledged), {summary.violations} rule violations",
     ]
     if options.consumer:
         lines.append(

@@ -208,12 +208,13 @@ class TableBridge:
         except TableError as exc:
             raise CommandError(f"{verb}: {exc}") from exc
 
-    def prepare_hand(self) -> tuple[int, ...]:
-        """Shuffle, raise the walls and roll: the dice that break the next hand's wall."""
+    def prepare_hand(self, rolls: int) -> tuple[int, ...]:
+        """Shuffle, raise the walls and roll two dice ``rolls`` times: the totals that break
+        the next hand's wall (WSOM: the dealer's roll, then the breaker's)."""
         assert self.driver is not None
         self.driver.shuffle(tile_count=self.tile_count)
         self.driver.raise_walls()
-        return self.driver.roll_dice(count=2).values
+        return tuple(self.driver.roll_dice(count=2).total for _ in range(rolls))
 
     def worker(self, url: str) -> Work:
         """A supervised worker that keeps a driver open on ``url`` until stopped."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +18,9 @@ from engine.tiles import Tile, Wind
 from tilesight.broker import MosquittoBroker, find_mosquitto
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+#: The installed console script (``python -m tilesight.cli`` would load the CLI module twice).
+_SCRIPT = Path(sys.executable).with_name("tilesight")
+TILESIGHT = str(_SCRIPT) if _SCRIPT.exists() else shutil.which("tilesight") or "tilesight"
 
 
 @pytest.fixture

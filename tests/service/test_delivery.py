@@ -11,13 +11,12 @@ import io
 import os
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from tests.service.conftest import wait_until
+from tests.service.conftest import TILESIGHT, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
 from tilesight.demo import DemoOptions, DemoSummary, run_demo
@@ -64,6 +63,7 @@ def _undisturbed(broker: MosquittoBroker, tmp_path: Path) -> tuple[list[Standing
             io.StringIO(),
         )
         assert consumer.wait_caught_up(30, "T01", (1, summary.events))
+        assert summary.violations == 0
     finally:
         consumer.stop()
     _check_stream(consumer.store, "calm", summary.events)
@@ -114,9 +114,7 @@ def test_table_process_sigkill_and_restart_loses_and_doubles_nothing(
     consumer = _consumer(broker, "crash", tmp_path / "crash.sqlite")
     outbox = tmp_path / "crash-outbox.sqlite"
     command = [
-        sys.executable,
-        "-m",
-        "tilesight.cli",
+        TILESIGHT,
         "demo",
         "--mqtt",
         broker.url,

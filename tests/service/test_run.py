@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 from devices.emulator import Emulator
-from tests.service.conftest import Probe, wait_until
+from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.supervisor import Supervisor
 
@@ -37,7 +36,7 @@ def test_run_drives_the_table_survives_a_pulled_cable_and_stops_on_sigterm(
         f'[outbox]\npath = "{tmp_path / "outbox.sqlite"}"\n'
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "tilesight.cli", "run", "--config", str(config)],
+        [TILESIGHT, "run", "--config", str(config)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

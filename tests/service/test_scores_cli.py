@@ -6,10 +6,9 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.service.conftest import wait_until
+from tests.service.conftest import TILESIGHT, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.demo import DemoOptions, run_demo
 from tilesight.score_store import ScoreStore
@@ -19,9 +18,7 @@ def test_scores_command_captures_and_exports(broker: MosquittoBroker, tmp_path: 
     db = tmp_path / "scores.sqlite"
     live = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "tilesight.cli",
+            TILESIGHT,
             "scores",
             "--tournament",
             "cup",
@@ -69,9 +66,7 @@ def test_scores_command_captures_and_exports(broker: MosquittoBroker, tmp_path: 
     csv_path, json_path = tmp_path / "s.csv", tmp_path / "s.json"
     offline = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "tilesight.cli",
+            TILESIGHT,
             "scores",
             "--tournament",
             "cup",

@@ -1,0 +1,47 @@
+"""``tilesight demo`` as the README runs it: private Mosquitto, emulated table, engine, capture."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.service.conftest import TILESIGHT
+
+
+def test_demo_command_plays_hands_end_to_end():
+    done = subprocess.run(
+        [
+            TILESIGHT,
+            "demo",
+            "--hands",
+            "2",
+            "--pace",
+            "0",
+            "--seed",
+            "3",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "started a private Mosquitto at mqtt://127.0.0.1:" in out
+    assert out.count("table built the walls: 34/34/34/34 tiles") == 2  # the emulated table
+    assert "WINS on" in out or "washout" in out
+    assert "0 unacknowledged), 0 rule violations" in out
+    assert "score capture:" in out and "complete" in out and "INCOMPLETE" not in out
+    assert "[####################] 2/2 hands" in out
+    assert "Traceback" not in done.stderr
+
+
+def test_demo_rejects_bad_options():
+    done = subprocess.run(
+        [TILESIGHT, "demo", "--table", "T 1"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "'T 1'" in done.stderr and "Traceback" not in done.stderr
