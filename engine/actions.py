@@ -7,7 +7,7 @@ not the tile), a :class:`Deal` with ``tiles=None`` and a ``count``, a :class:`Wi
 declared hand.
 
 >>> action_from_dict({"action": "discard", "seat": 1, "tile": "5m", "at": 3.5})
-Discard(at=3.5, seat=1, tile=Tile('5m'))
+Discard(at=3.5, seat=1, tile=Tile('5m'), row=None, col=None)
 >>> action_to_dict(Pung(seat=2, tile=Tile.parse("E")))
 {'action': 'pung', 'seat': 2, 'tile': 'E'}
 """
