@@ -72,7 +72,7 @@ def _request(rng: random.Random, tiles: list[Any], melds: list[Meld]) -> WinRequ
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False))
 def test_chosen_arrangement_is_the_best_and_within_the_limits(rng: random.Random) -> None:
     request = random_winning_request(rng)
@@ -95,7 +95,7 @@ def test_chosen_arrangement_is_the_best_and_within_the_limits(rng: random.Random
     assert len(series) == len(set(series))  # at most one pattern per series
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_self_draw_never_scores_less_and_tile_order_does_not_matter(rng: random.Random) -> None:
     request = random_winning_request(rng)
