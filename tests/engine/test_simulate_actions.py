@@ -62,11 +62,6 @@ def test_a_tampered_draw_is_caught_against_the_wall_order() -> None:
     assert any(v.kind.value == "wall_mismatch" for v in table.violations)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/table.py gives the turn to a seat that replaces a flower right after the deal, "
-    "so the dealer's first discard is reported out of turn (digest §8: dealer discards first)",
-)
 def test_national_games_replay_with_zero_violations() -> None:
     table, _ = replay(NATIONAL, 0)
     assert [str(v) for v in table.violations] == []
