@@ -1,0 +1,221 @@
+"""The broadcast overlay in a real headless Chromium, fed by the real service through Mosquitto.
+
+A full simulated hand is applied to the engine action by action; after every discard each open
+overlay's DOM must show exactly the engine's rivers, melds, flowers, scores and wall counts. One
+overlay is open from the start, a second is opened mid-hand (retained state only), the broker is
+killed and restarted mid-hand, and the win card must list the scorer's fans and total.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from engine.table_events import WinDeclared
+from tests.web.conftest import (
+    ACCOUNTS,
+    ARTIFACTS,
+    TOURNAMENT,
+    table_service,
+    wait_until,
+    ws_url,
+)
+from tilesight.broker import MosquittoBroker
+from tilesight.pipeline import demo_hands
+from tilesight.web.server import page_url
+
+pytestmark = pytest.mark.browser
+
+EVIL_NAME = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
+
+VIEW_JS = """() => {
+  const seats = [0, 1, 2, 3].map((i) => {
+    const box = document.getElementById(`seat-${i}`);
+    const tiles = (sel) => [...box.querySelectorAll(sel)].map((t) => t.dataset.tile);
+    return {
+      river: tiles(".river .tile"),
+      melds: [...box.querySelectorAll(".melds .meld")].map((m) => m.dataset.meld),
+      flowers: tiles(".flowers .tile"),
+      score: box.querySelector(".score").textContent,
+      turn: box.classList.contains("turn"),
+      last: tiles(".last-discard"),
+    };
+  });
+  const live = document.querySelector("#wall-live .count");
+  return {
+    seq: Number(document.body.dataset.seq),
+    seats,
+    live: live ? live.textContent : null,
+    reserved: document.getElementById("wall-reserved").dataset.count,
+  };
+}"""
+
+
+def expected_view(snapshot: dict[str, Any], seq: int) -> dict[str, Any]:
+    """What the overlay must show, straight from the engine's public snapshot."""
+    hand = snapshot["hand"]
+    live = hand["live_discard"]
+    seats = []
+    for i, seat in enumerate(hand["seats"]):
+        river = [tile for row in seat["river"] for tile in row]
+        seats.append(
+            {
+                "river": river,
+                "melds": [m["meld"] for m in seat["melds"]],
+                "flowers": seat["flowers"],
+                "score": str(snapshot["scores"][i]),
+                "turn": hand["turn"] == i and hand["phase"] in ("draw", "discard"),
+                "last": [live["tile"]]
+                if live and live["seat"] == i and river and river[-1] == live["tile"]
+                else [],
+            }
+        )
+    wall = hand["wall"]
+    return {
+        "seq": seq,
+        "seats": seats,
+        "live": str(wall["live_left"]),
+        "reserved": str(min(wall["reserved"], 32)),
+    }
+
+
+def overlay_url(web: Any, broker: MosquittoBroker, table: str, **extra: str) -> str:
+    params = {
+        "broker": ws_url(broker),
+        "username": "overlay",
+        "password": ACCOUNTS["overlay"],
+        "tournament": TOURNAMENT,
+        "table": table,
+        **extra,
+    }
+    return page_url(web.url, "overlay.html", params)
+
+
+def wait_for_seq(page: Any, seq: int, timeout_s: float = 15.0) -> None:
+    page.wait_for_function(
+        f"Number(document.body.dataset.seq) >= {seq}", timeout=timeout_s * 1000, polling=20
+    )
+
+
+def test_overlay_follows_a_full_hand(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    hand = next(demo_hands("wsom", 2, 1))
+    discards = [i for i, a in enumerate(hand.actions) if a.name == "discard"]
+    late_at, restart_at = discards[len(discards) // 3], discards[2 * len(discards) // 3]
+    url = overlay_url(web, broker, "T1", names=f"Ann,Bo,{EVIL_NAME.replace(',', ' ')},Di")
+    with table_service(broker, "T1", tmp_path) as service:
+        first = page_factory(url)
+        pages = [first]
+        win: WinDeclared | None = None
+        checked = 0
+        for i, action in enumerate(hand.actions):
+            if i == restart_at:
+                broker.restart()  # SIGKILL and start again: no retained state survives
+            events = service.apply(replace(action, at=None))
+            win = next((e for e in events if isinstance(e, WinDeclared)), win)
+            if i == late_at:
+                pages.append(page_factory(url))  # opened mid-hand: retained state only
+            if action.name != "discard":
+                continue
+            seq = service.engine.position[1]
+            expected = expected_view(service.engine.snapshot(), seq)
+            for page in pages:
+                wait_for_seq(page, seq)
+                assert page.evaluate(VIEW_JS) == expected, f"after action {i}: {action}"
+            checked += 1
+        assert checked == len(discards) and len(pages) == 2
+        assert win is not None and win.score is not None
+        for page in pages:
+            wait_for_seq(page, service.engine.position[1])
+        first.wait_for_selector(".win-card .fan", timeout=10_000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        # bytes, not path=: Playwright writes files from an executor thread that outlives the test
+        (ARTIFACTS / "overlay-win.png").write_bytes(first.screenshot(omit_background=True))
+        late_view = pages[1].evaluate(VIEW_JS)
+        assert late_view == first.evaluate(VIEW_JS)
+    fans = first.evaluate(
+        """() => [...document.querySelectorAll('.win-card .fan')].map((f) => [
+             f.querySelector('.fan-name').textContent, f.querySelector('.fan-points').textContent,
+             [...f.querySelectorAll('.fan-set')].map((s) => s.dataset.set)])"""
+    )
+    want = [
+        [
+            fan["name"],
+            f"{fan['points']}" + (f" ×{fan['count']}" if fan["count"] > 1 else ""),
+            fan.get("sets", []),
+        ]
+        for fan in win.score["fans"]
+    ]
+    assert fans == want and want
+    assert first.text_content(".win-card .win-total") == str(win.score["total"])
+    payments = first.text_content(".win-card .payments") or ""
+    assert f"each other seat pays {win.score['payments']['each_other']}" in payments
+    assert first.text_content("#seat-2 .name") == EVIL_NAME.replace(",", " ")
+    assert first.evaluate("document.querySelectorAll('#seat-2 .name *').length") == 0
+    assert first.evaluate("window.__xss === undefined")
+    assert first.evaluate("document.body.dataset.connected") == "1"
+
+
+def test_wire_strings_are_text_and_violations_stay_off_air(
+    broker: MosquittoBroker, web: Any, page_factory: Any
+) -> None:
+    """A hostile retained state (written with a table's own account) is drawn as text."""
+    evil_tile = "<script>window.__xss=3</script>"
+    state = {
+        "schema": "tilesight.state/1",
+        "epoch": 1,
+        "seq": 7,
+        "updated": 0,
+        "timer": {},
+        "game": {
+            "scores": [1, 2, 3, "<b>4</b>"],
+            "hand": {
+                "number": 1,
+                "dealer": 0,
+                "prevalent_wind": "<i>E</i>",
+                "phase": "discard",
+                "turn": 0,
+                "live_discard": {"seat": 0, "tile": evil_tile},
+                "river_bottom": False,
+                "seats": [
+                    {"seat": i, "wind": "ESWN"[i], "river": [[evil_tile]] if i == 0 else [],
+                     "melds": [{"meld": "[<em>x</em>]"}] if i == 1 else [], "flowers": []}
+                    for i in range(4)
+                ],
+                "wall": {"live_left": "<u>9</u>", "reserved": 14},
+            },
+        },
+    }
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil-T2")
+    client.username_pw_set("T2", ACCOUNTS["T2"])
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        root = f"tilesight/v1/{TOURNAMENT}/T2"
+        client.publish(f"{root}/state", json.dumps(state), qos=1, retain=True).wait_for_publish(5)
+        page = page_factory(overlay_url(web, broker, "T2"))
+        wait_for_seq(page, 7)
+        violation = {"type": "violation", "event_id": "v1", "kind": "false_win", "detail": "x"}
+        client.publish(f"{root}/events/violation", json.dumps(violation), qos=1).wait_for_publish(5)
+        washout = {"type": "washout", "event_id": "w1", "live_left": 0}
+        client.publish(f"{root}/events/washout", json.dumps(washout), qos=1).wait_for_publish(5)
+        page.wait_for_selector("#notice:not([hidden])", timeout=5000)
+    finally:
+        client.publish(f"tilesight/v1/{TOURNAMENT}/T2/state", b"", qos=1, retain=True)
+        client.loop_stop()
+        client.disconnect()
+    assert page.text_content("#seat-0 .river .tile-text") == evil_tile
+    assert page.get_attribute("#seat-0 .river .tile", "data-tile") == evil_tile
+    assert page.text_content("#seat-3 .score") == "<b>4</b>"
+    assert page.text_content("#wall-live .count") == "<u>9</u>"
+    assert page.text_content("#seat-1 .melds .tile-text") == "[<em>x</em>]"
+    assert page.evaluate("document.querySelectorAll('script').length") == 3  # the page's own
+    assert page.evaluate("window.__xss === undefined")
+    assert "false_win" not in (page.text_content("body") or "")
+    assert "Washout" in (page.text_content("#notice") or "")

@@ -1,0 +1,146 @@
+"""Tile faces for the web pages, drawn here as one SVG sprite (``tiles.svg``).
+
+Each tile is a ``<symbol id="t-<code>">`` (codes in the project notation: ``5m``, ``E``, ``C``,
+``3f``; ``back`` for a face-down tile) that the pages place with ``<use href="tiles.svg#t-5m">``.
+Dots and bamboo are drawn as geometry; characters, winds, dragons and flowers as CJK glyphs
+(the browser's serif CJK font, e.g. Noto Serif CJK). Regenerate the committed file with
+``python -m tilesight.web.tiles``; a test checks that the file matches this generator.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.tiles import FLOWERS, KINDS
+
+SPRITE = Path(__file__).with_name("tiles.svg")
+WIDTH, HEIGHT = 60, 80
+NUMERALS = "一二三四五六七八九"
+HONOR_GLYPHS = {
+    "E": ("東", "#1b2a4a"),
+    "S": ("南", "#1b2a4a"),
+    "W": ("西", "#1b2a4a"),
+    "N": ("北", "#1b2a4a"),
+    "C": ("中", "#c62828"),
+    "F": ("發", "#1b7a3a"),
+}
+FLOWER_GLYPHS = "梅蘭菊竹春夏秋冬"
+DOT_COLOURS = ("#1f5fa8", "#1b7a3a", "#c62828")
+FONT = "'Noto Serif CJK SC','Noto Serif CJK TC','Source Han Serif',serif"
+
+# Pip positions (x, y) inside the 60x80 face for ranks 1-9, shared by dots and bamboo.
+PIPS: dict[int, list[tuple[float, float]]] = {
+    1: [(30, 40)],
+    2: [(30, 24), (30, 56)],
+    3: [(17, 20), (30, 40), (43, 60)],
+    4: [(19, 24), (41, 24), (19, 56), (41, 56)],
+    5: [(18, 20), (42, 20), (30, 40), (18, 60), (42, 60)],
+    6: [(20, 19), (40, 19), (20, 40), (40, 40), (20, 61), (40, 61)],
+    7: [(15, 14), (30, 22), (45, 30), (20, 48), (40, 48), (20, 66), (40, 66)],
+    8: [(20, 14), (40, 14), (20, 31), (40, 31), (20, 49), (40, 49), (20, 66), (40, 66)],
+    9: [(15, 18), (30, 18), (45, 18), (15, 40), (30, 40), (45, 40), (15, 62), (30, 62), (45, 62)],
+}
+
+
+def _frame() -> str:
+    """The tile body: a green back edge under an ivory face."""
+    return (
+        f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="7" fill="#2f7d5a"/>'
+        f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 5}" rx="7" fill="#fbf7ea" '
+        'stroke="#cfc6ab" stroke-width="1.5"/>'
+    )
+
+
+def _text(glyph: str, x: float, y: float, size: float, colour: str) -> str:
+    return (
+        f'<text x="{x}" y="{y}" font-family="{FONT}" font-size="{size}" font-weight="700" '
+        f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{glyph}</text>'
+    )
+
+
+def _dots(rank: int) -> str:
+    radius = 15.0 if rank == 1 else 8.5 if rank <= 4 else 7.0 if rank <= 6 else 6.2
+    parts = []
+    for i, (x, y) in enumerate(PIPS[rank]):
+        colour = DOT_COLOURS[(i + rank) % 3] if rank > 1 else DOT_COLOURS[2]
+        parts.append(
+            f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="{colour}" '
+            'stroke-width="2.4"/>'
+            f'<circle cx="{x}" cy="{y}" r="{radius * 0.45:.2f}" fill="{colour}"/>'
+        )
+    return "".join(parts)
+
+
+def _stick(x: float, y: float, length: float, colour: str) -> str:
+    top = y - length / 2
+    return (
+        f'<rect x="{x - 3}" y="{top:.1f}" width="6" height="{length}" rx="3" fill="{colour}"/>'
+        f'<line x1="{x - 3}" y1="{y}" x2="{x + 3}" y2="{y}" stroke="#fbf7ea" stroke-width="1.2"/>'
+    )
+
+
+def _bamboo(rank: int) -> str:
+    if rank == 1:  # the traditional bird, reduced to a tall stick with a red crest
+        return _stick(30, 42, 46, "#1b7a3a") + '<circle cx="30" cy="14" r="6" fill="#c62828"/>'
+    length = 24 if rank <= 4 else 15 if rank <= 6 else 13
+    parts = []
+    for i, (x, y) in enumerate(PIPS[rank]):
+        red = (rank in (5, 7, 9) and i == len(PIPS[rank]) // 2) or (rank == 1)
+        parts.append(_stick(x, y, length, "#c62828" if red else "#1b7a3a"))
+    return "".join(parts)
+
+
+def face(code: str) -> str:
+    """The drawing (without frame) of one tile, by its notation code."""
+    if code in HONOR_GLYPHS:
+        glyph, colour = HONOR_GLYPHS[code]
+        return _text(glyph, 30, 40, 40, colour)
+    if code == "P":  # white dragon: an empty blue frame
+        return '<rect x="12" y="14" width="36" height="50" rx="3" fill="none" stroke="#1f5fa8" stroke-width="4"/>'
+    rank, suit = int(code[0]), code[1]
+    if suit == "m":
+        return _text(NUMERALS[rank - 1], 30, 22, 26, "#1b2a4a") + _text("萬", 30, 56, 30, "#c62828")
+    if suit == "p":
+        return _dots(rank)
+    if suit == "s":
+        return _bamboo(rank)
+    if suit == "f":
+        colour = "#1f5fa8" if rank <= 4 else "#c62828"
+        return _text(FLOWER_GLYPHS[rank - 1], 30, 36, 34, colour) + _text(
+            str((rank - 1) % 4 + 1), 48, 68, 13, colour
+        )
+    raise ValueError(f"no tile face for {code!r}")
+
+
+def tile_codes() -> list[str]:
+    return [str(t) for t in KINDS + FLOWERS]
+
+
+def sprite() -> str:
+    """The whole sprite file: every tile face and a back."""
+    symbols = [
+        f'<symbol id="t-{code}" viewBox="0 0 {WIDTH} {HEIGHT}">{_frame()}{face(code)}</symbol>'
+        for code in tile_codes()
+    ]
+    symbols.append(
+        f'<symbol id="t-back" viewBox="0 0 {WIDTH} {HEIGHT}">'
+        f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="7" fill="#2f7d5a" '
+        'stroke="#1d5a3e" stroke-width="1.5"/></symbol>'
+    )
+    body = "\n".join(symbols)
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg">\n'
+        "<!-- generated by python -m tilesight.web.tiles; do not edit -->\n"
+        f"{body}\n</svg>\n"
+    )
+
+
+def main() -> int:
+    SPRITE.write_text(sprite(), encoding="utf-8")
+    print(f"wrote {SPRITE} ({len(tile_codes())} faces and a back)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
