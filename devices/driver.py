@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from devices.codes import State
 from devices.link import Link, NakError, ReplyTimeoutError, TableError
 from devices.messages import (
     Accepted,
+    Ack,
     ClearError,
     EventsReply,
     GetEvents,
@@ -29,6 +31,7 @@ from devices.messages import (
     InfoReply,
     Message,
     Nak,
+    OpenSession,
     Pause,
     RaiseWalls,
     Reset,
@@ -106,7 +109,7 @@ class TableDriver:
     def open(self, *, timeout: float = 3.0) -> TableDriver:
         """Connect (retrying until ``timeout``), read info and status, start the poll thread."""
         deadline = time.monotonic() + timeout
-        while not self._connect():
+        while not self._connect(new_session=True):
             if time.monotonic() >= deadline:
                 raise LinkDownError(f"no table answered on {self.url!r} within {timeout:g} s")
             time.sleep(min(self.reconnect_interval, max(0.0, deadline - time.monotonic())))
@@ -296,7 +299,9 @@ class TableDriver:
             except Exception:
                 log.exception("table event callback failed on %r", notice)
 
-    def _connect(self) -> bool:
+    def _connect(self, *, new_session: bool = False) -> bool:
+        """(Re)open the port and resynchronise. A reconnect keeps the session, so commands
+        retried across it are still answered from the device's replay cache."""
         was_connected = self._boot_id is not None
         with self._io:
             try:
@@ -304,6 +309,9 @@ class TableDriver:
                 self.transport.discard_input()
                 self.link.decoder.reset()
                 deadline = time.monotonic() + 1.0
+                if new_session:
+                    nonce = random.getrandbits(32)
+                    self._raw(OpenSession(nonce), Ack, deadline)
                 self.info = self._raw(GetInfo(), InfoReply, deadline)
                 notices = self._sync(deadline)
             except (LinkDownError, ReplyTimeoutError, TableError) as exc:

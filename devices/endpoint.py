@@ -19,6 +19,7 @@ from devices.messages import (
     Message,
     MessageError,
     Nak,
+    OpenSession,
     UnknownOpcodeError,
     decode_message,
     message_frame,
@@ -100,6 +101,8 @@ class DeviceEndpoint:
         except MessageError:
             reply = Nak(NakReason.BAD_PARAMETER, item.type, self.model.state, 0)
         else:
+            if isinstance(command, OpenSession):
+                self._cache.clear()  # a new host session: older replies must never be replayed
             reply = self.model.handle(command, now)
         if isinstance(reply, Nak):
             self.counts.naks[reply.reason.name.lower()] += 1

@@ -40,6 +40,7 @@ __all__ = [
     "MessageError",
     "Nak",
     "Opcode",
+    "OpenSession",
     "Pause",
     "RaiseWalls",
     "Reset",
@@ -87,6 +88,22 @@ class Pause(Message):
 @dataclasses.dataclass(frozen=True)
 class Resume(Message):
     opcode: ClassVar[Opcode] = Opcode.RESUME
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenSession(Message):
+    """First command of a host session: the device forgets its replay cache, so a restarted
+    host whose sequence numbers happen to repeat the last session's never gets a stale reply."""
+
+    opcode: ClassVar[Opcode] = Opcode.OPEN_SESSION
+    nonce: int = 0  # random per session, so this command itself is never replayed
+
+    def encode(self) -> bytes:
+        return struct.pack(">I", self.nonce)
+
+    @classmethod
+    def decode(cls, opcode: Opcode, payload: bytes) -> OpenSession:
+        return cls(*unpack(struct.Struct(">I"), payload, "OPEN_SESSION"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -213,6 +230,7 @@ COMMANDS: dict[Opcode, type[Message]] = {
     Opcode.RESET: Reset,
     Opcode.PAUSE: Pause,
     Opcode.RESUME: Resume,
+    Opcode.OPEN_SESSION: OpenSession,
     Opcode.START_SHUFFLE: StartShuffle,
     Opcode.ROLL_DICE: RollDice,
     Opcode.GET_EVENTS: GetEvents,
@@ -230,6 +248,7 @@ REPLIES: dict[Opcode, type[Message]] = {
     Opcode.SET_CONFIG: Ack,
     Opcode.PAUSE: Ack,
     Opcode.RESUME: Ack,
+    Opcode.OPEN_SESSION: Ack,
     Opcode.NAK: Nak,
 }
 

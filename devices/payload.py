@@ -23,6 +23,7 @@ class Opcode(enum.IntEnum):
     SET_CONFIG = 0x09
     PAUSE = 0x0A
     RESUME = 0x0B
+    OPEN_SESSION = 0x0C
     NAK = 0x7F
 
 

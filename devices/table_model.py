@@ -340,6 +340,9 @@ class TableModel:
             self.pending_dice = 0 if command.dice_count == self.active_dice else command.dice_count
         return Ack(command.op)
 
+    def _on_open_session(self, command: Message, now: float) -> Message:
+        return Ack(command.op)
+
     def _on_pause(self, command: Pause, now: float) -> Message:
         run = self.running
         if self.state not in (State.SHUFFLING, State.RAISING) or run is None:

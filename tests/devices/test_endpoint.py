@@ -11,6 +11,7 @@ from devices.messages import (
     Accepted,
     GetStatus,
     Nak,
+    OpenSession,
     StartShuffle,
     StatusReply,
     decode_message,
@@ -73,3 +74,12 @@ def test_replies_are_ignored_by_the_device() -> None:
     ep = endpoint()
     data = encode_frame(message_frame(Accepted(), seq=3, ack=3))
     assert ep.receive(data, 2.0) == b""
+
+
+def test_open_session_forgets_the_previous_hosts_replies() -> None:
+    ep = endpoint()
+    send(ep, GetStatus(), seq=40)
+    assert send(ep, GetStatus(), seq=40).flags & Flag.REPLAYED  # same session: a retry
+    send(ep, OpenSession(0xC0FFEE), seq=39)
+    fresh = send(ep, GetStatus(), seq=40)  # a new host that happens to reuse seq 40
+    assert not fresh.flags & Flag.REPLAYED and ep.counts.executed["get_status"] == 2

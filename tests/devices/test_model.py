@@ -196,7 +196,7 @@ def test_counter_distance_matches_increments(start: int, steps: int) -> None:
     assert ev.counter_after(counter, start)
 
 
-@given(st.integers(0, 255), st.binary(max_size=60))
+@given(st.one_of(st.sampled_from(list(Opcode)), st.integers(0, 255)), st.binary(max_size=80))
 def test_payload_decoding_raises_only_message_error(opcode: int, payload: bytes) -> None:
     for flags in (Flag.NONE, Flag.REPLY):
         with contextlib.suppress(MessageError):
@@ -214,3 +214,11 @@ def test_messages_round_trip_through_frames() -> None:
         frame = message_frame(reply, seq=3, ack=2)
         assert frame.flags & Flag.REPLY
         assert decode_message(frame) == reply
+
+
+def test_mechanical_fault_rate_makes_shuffles_fail() -> None:
+    model = booted(mechanical_fault_rate=1.0)
+    model.handle(StartShuffle(), 2.0)
+    model.advance(30.0)
+    assert model.state == State.ERROR and model.fault is not None
+    assert model.fault.fault in (FaultCode.PUSH_JAM, FaultCode.TILE_COUNT_MISMATCH)

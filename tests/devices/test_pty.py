@@ -153,3 +153,20 @@ def test_pause_and_resume_through_driver(make_emulator) -> None:  # type: ignore
         finally:
             worker.join(10)
         assert done and done[0].tile_count == 136  # type: ignore[attr-defined]
+
+
+def test_a_new_session_never_gets_the_previous_sessions_replies(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=13)
+    port = emulator.start_pty()
+    slow = {**FAST, "poll_interval": 60.0}
+    first = TableDriver(port, **slow)
+    start = first.link._seq
+    with first:
+        before = first.status()
+    emulator.inject_fault(FaultCode.DICE_FAULT)  # the status changes between sessions
+    second = TableDriver(port, **slow)
+    second.link._seq = start  # a restarted host that repeats exactly the same seqs
+    with second:
+        after = second.status()
+    assert after.event_counter == before.event_counter + 2 and after.state == State.ERROR
+    assert emulator.report()["replayed"] == 0
