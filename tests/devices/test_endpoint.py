@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from devices.codes import BootReason, NakReason, State
 from devices.endpoint import REPLAY_CACHE, DeviceEndpoint
 from devices.framing import Flag, Frame, FrameDecoder, encode_frame
 from devices.messages import (
+    COMMANDS,
     Accepted,
     GetStatus,
     Nak,
+    Opcode,
     OpenSession,
     StartShuffle,
     StatusReply,
@@ -83,3 +88,23 @@ def test_open_session_forgets_the_previous_hosts_replies() -> None:
     send(ep, OpenSession(0xC0FFEE), seq=39)
     fresh = send(ep, GetStatus(), seq=40)  # a new host that happens to reuse seq 40
     assert not fresh.flags & Flag.REPLAYED and ep.counts.executed["get_status"] == 2
+
+
+@given(st.sampled_from(sorted(COMMANDS)), st.binary(max_size=12), st.integers(1, 255))
+@settings(max_examples=300)
+def test_any_command_payload_gets_exactly_one_reply(
+    opcode: Opcode, payload: bytes, seq: int
+) -> None:
+    ep = endpoint()
+    data = encode_frame(Frame(opcode, Flag.NONE, seq, 0, payload))
+    items = FrameDecoder().feed(ep.receive(data, 2.0))
+    assert len(items) == 1 and isinstance(items[0], Frame) and items[0].ack == seq
+    decode_message(items[0])
+
+
+@given(st.binary(max_size=300))
+def test_device_survives_line_noise(noise: bytes) -> None:
+    ep = endpoint()
+    for item in FrameDecoder().feed(ep.receive(noise + b"\x00", 2.0)):
+        assert isinstance(item, Frame)
+        decode_message(item)
