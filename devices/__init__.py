@@ -3,7 +3,8 @@
 Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) → ``payload``,
 ``device_events``, ``replies``, ``messages`` (payload dataclasses, one registry) → ``transport``
 (pyserial URLs) → ``link`` (sequence numbers, idempotent retries) → ``driver``
-(:class:`~devices.driver.TableDriver`, results and notices in ``notices``). ``table_model`` +
+(:class:`~devices.driver.TableDriver`; results and notices in ``notices``, waits in
+``event_log``). ``table_model`` +
 ``endpoint`` + ``emulator`` form the device side used by tests and the CLI.
 Nothing here knows mahjong rules: it reports dice values, tile counts and faults.
 """

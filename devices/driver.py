@@ -9,7 +9,6 @@ runs on the table at most once.
 
 from __future__ import annotations
 
-import collections
 import logging
 import random
 import threading
@@ -19,6 +18,7 @@ from typing import TypeVar
 
 from devices import device_events as ev
 from devices.codes import State
+from devices.event_log import EventLog
 from devices.link import Link, NakError, ReplyTimeoutError, TableError
 from devices.messages import (
     Accepted,
@@ -92,12 +92,7 @@ class TableDriver:
         self.last_status: StatusReply | None = None
         self.resets_detected = 0
         self._io = threading.RLock()  # one transaction at a time
-        self._cond = threading.Condition()  # guards history, generation, waiters
-        self._history: collections.deque[tuple[int, ev.EventRecord]] = collections.deque(
-            maxlen=1024
-        )
-        self._generation = 0  # increments at each detected device reset
-        self._waiters = 0
+        self.events = EventLog()
         self._counter = 0
         self._boot_id: int | None = None
         self._up = threading.Event()
@@ -201,18 +196,10 @@ class TableDriver:
 
     def reset(self, *, timeout: float = 10.0) -> StatusReply:
         """Reset the board and wait until the driver has resynchronised with the new boot."""
-        generation = self._generation
+        generation = self.events.generation
         self._execute(Reset(), timeout)
         deadline = time.monotonic() + timeout
-        with self._cond:
-            self._waiters += 1
-            self._kick.set()
-            try:
-                while self._generation == generation:
-                    if not self._cond.wait(deadline - time.monotonic()):
-                        raise TableTimeoutError("the table did not come back after RESET")
-            finally:
-                self._waiters -= 1
+        self.events.wait_new_generation(generation, deadline, self._kick)
         return self.status(timeout=max(0.1, deadline - time.monotonic()))
 
     # ------------------------------------------------------------ internals
@@ -254,33 +241,14 @@ class TableDriver:
     def _action(
         self, command: Message, done: type[ev.EventBody], timeout: float | None
     ) -> ev.EventRecord:
-        generation = self._generation
+        generation = self.events.generation
         accepted = self._call(command, Accepted, 2.0 if timeout is None else timeout)
         if timeout is None:
             timeout = 2 * accepted.duration_ms / 1000 + 5.0
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            self._waiters += 1
-            self._kick.set()
-            try:
-                while True:
-                    if self._generation != generation:
-                        raise DeviceResetError(f"the table reset during {command.op.name.lower()}")
-                    for gen, record in self._history:
-                        if gen != generation or not ev.counter_after(
-                            record.counter, accepted.event_counter
-                        ):
-                            continue
-                        if isinstance(record.body, done):
-                            return record
-                        if isinstance(record.body, ev.Fault):
-                            raise TableFaultError(record.body)
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        raise TableTimeoutError(f"{command.op.name.lower()} did not finish in time")
-                    self._cond.wait(remaining)
-            finally:
-                self._waiters -= 1
+        return self.events.wait_done(
+            generation=generation, after=accepted.event_counter, done=done,
+            deadline=time.monotonic() + timeout, what=command.op.name.lower(), kick=self._kick,
+        )  # fmt: skip
 
     def _mark_down(self, reason: str) -> None:
         if self._up.is_set():
@@ -346,7 +314,9 @@ class TableDriver:
                 log.warning("table poll failed: %s", exc)
                 notices = []
             self._notify(notices)
-            self._kick.wait(self.active_poll_interval if self._waiters else self.poll_interval)
+            self._kick.wait(
+                self.active_poll_interval if self.events.waiters else self.poll_interval
+            )
             self._kick.clear()
 
     def _sync(self, deadline: float) -> list[Notice]:
@@ -373,15 +343,12 @@ class TableDriver:
             if reply.gap and self._counter:
                 first = reply.records[0].counter if reply.records else reply.latest
                 notices.append(EventsMissed(self._counter, first))
-            fresh = list(reply.records)
-            if not fresh:
+            if not reply.records:  # nothing (more) to fetch, whatever status said
                 self._counter = reply.latest
-            with self._cond:
-                for record in fresh:
-                    self._history.append((self._generation, record))
-                    self._counter = record.counter
-                self._cond.notify_all()
-            notices.extend(fresh)
+                break
+            self._counter = reply.records[-1].counter
+            self.events.extend(reply.records)
+            notices.extend(reply.records)
             if ev.counter_after(self._counter, status.event_counter):
                 break
         return notices
@@ -389,11 +356,9 @@ class TableDriver:
     def _reset_detected(self, why: str, counter: int, boot_id: int) -> DeviceResetDetected:
         notice = DeviceResetDetected(why, self._counter, counter, boot_id)
         log.warning("table reset detected: %s", why)
-        with self._cond:
-            self._generation += 1
-            self._counter = 0
-            self._boot_id = boot_id
-            self.resets_detected += 1
-            self._cond.notify_all()
+        self._counter = 0
+        self._boot_id = boot_id
+        self.resets_detected += 1
+        self.events.new_generation()
         self.link.decoder.reset()
         return notice
