@@ -4,7 +4,7 @@ Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) �
 ``device_events``, ``replies``, ``messages`` (payload dataclasses, one registry) → ``transport``
 (pyserial URLs) → ``link`` (sequence numbers, idempotent retries) → ``driver``
 (:class:`~devices.driver.TableDriver`; results and notices in ``notices``, waits in
-``event_log``). ``table_model`` +
-``endpoint`` + ``emulator`` form the device side used by tests and the CLI.
+``event_log``). ``table_model`` + ``endpoint`` + ``emulator`` form the device side used by
+tests and the CLI.
 Nothing here knows mahjong rules: it reports dice values, tile counts and faults.
 """
