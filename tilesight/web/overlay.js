@@ -19,7 +19,7 @@
   });
   const params = new URLSearchParams(location.search);
   const names = cfg.names ? cfg.names.split(",") : [];
-  const seatName = (i) => params.get(`seat${i}`) || names[i] || `Seat ${i + 1}`;
+  const seatName = (i) => params.get(`seat${i}`) || names[i] || `Seat ${i}`;
   const delayS = Math.max(0, Number(cfg.delay) || 0);
   const root = T.root(cfg.tournament, cfg.table);
   const base = cfg.source === "delayed" ? `${root}/delayed` : root;

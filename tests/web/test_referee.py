@@ -1,0 +1,120 @@
+"""The referee console in a real headless Chromium against the real service and engine.
+
+The referee logs in with the ``referee`` account of the example ACL, picks a table from the hall
+list, corrects a discard (the engine rebuilds with the replacement), sees a false win within a
+second of the event, acknowledges it and sends a shuffling-table command to an emulated table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.actions import TableFault, Win
+from engine.notation import parse_tiles
+from engine.table_events import TileDiscarded, ViolationRaised
+from tests.web.conftest import ACCOUNTS, ARTIFACTS, TOURNAMENT, table_service, wait_until, ws_url
+from tilesight.broker import MosquittoBroker
+from tilesight.pipeline import TableBridge, demo_hands, emulated_table
+from tilesight.web.server import page_url
+
+pytestmark = pytest.mark.browser
+
+EVIL = "<script>window.__xss=1</script><img src=x onerror=window.__xss=2>"
+
+
+def log_in(page: Any, broker: MosquittoBroker) -> None:
+    page.fill("#broker", ws_url(broker))
+    page.fill("#tournament", TOURNAMENT)
+    page.fill("#username", "referee")
+    page.fill("#password", ACCOUNTS["referee"])
+    page.click("#connect")
+    page.wait_for_selector("body[data-connected='1']")
+
+
+def response(page: Any, verb: str, index: int = 0) -> tuple[str, str]:
+    """(ok flag, text) of the ``index``-th newest answered command ``verb``."""
+    selector = f"#responses li.command[data-verb='{verb}']:not(.pending)"
+    page.wait_for_function(f"document.querySelectorAll(\"{selector}\").length > {index}")
+    item = page.locator(selector).nth(index)
+    return item.get_attribute("data-ok") or "", item.locator(".response").text_content() or ""
+
+
+def test_referee_console(broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path):
+    actions = next(demo_hands("wsom", 2, 1)).actions
+    sixth_discard = [i for i, a in enumerate(actions) if a.name == "discard"][5]
+    page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
+    with table_service(broker, "T2", tmp_path) as service:
+        bridge = TableBridge(service)
+        service.table_control = bridge.control
+        with emulated_table(bridge, seed=3):
+            log_in(page, broker)
+            page.click("#tables tr[data-table='T2'] button.pick")
+            assert page.text_content("#tables tr[data-table='T2'] .status") == "online"
+
+            discard = None
+            for action in actions[: sixth_discard + 1]:
+                for event in service.apply(replace(action, at=None)):
+                    discard = event if isinstance(event, TileDiscarded) else discard
+            assert discard is not None
+            # "seat N discarded X, not Y": pick a tile the seat really holds
+            held = parse_tiles(service.engine.private_snapshot()["hands"][discard.seat]["concealed"])
+            other = next(t for t in held if t != discard.tile)
+            page.click(f"#recent li[data-event-id='{discard.event_id}'] button.correct")
+            assert page.input_value("#corr-supersedes") == discard.event_id
+            page.fill("#corr-tile", str(other))
+            page.fill("#corr-reason", f"seat {discard.seat} discarded {other}, not {discard.tile}")
+            page.click("#corr-send")
+            ok, text = response(page, "correction")
+            assert ok == "1", text
+            river = service.engine.snapshot()["hand"]["seats"][discard.seat]["river"]
+            assert river[-1][-1] == str(other)  # the engine took the correction
+            applied = page.wait_for_selector("#recent li[data-type='correction_applied']")
+            assert discard.event_id in (applied.text_content() or "")
+            fixed = page.text_content(f"#recent li[data-event-id='{discard.event_id}'] .corrected")
+            assert fixed == f"corrected: discard {other}"
+
+            # a false win: the seat to play declares a self-drawn win it does not have
+            service.apply(replace(actions[sixth_discard + 1], at=None))  # next seat draws
+            turn = service.engine.snapshot()["hand"]["turn"]
+            events = service.apply(Win(seat=turn))
+            false_win = next(e for e in events if isinstance(e, ViolationRaised))
+            assert false_win.kind == "false_win"
+            selector = f"#alerts li[data-event-id='{false_win.event_id}']"
+            page.wait_for_selector(selector, timeout=2000)
+            shown_at = float(page.get_attribute(selector, "data-shown-at") or "inf")
+            assert shown_at - false_win.timestamp < 1.0
+            assert page.text_content(f"{selector} .alert-detail") == false_win.detail
+            assert "not a legal win" in false_win.detail  # the scorer's explanation
+            page.click(f"{selector} button.ack")
+            ok, text = response(page, "ack")
+            assert ok == "1" and false_win.event_id in text
+            page.wait_for_selector(f"{selector}.acked")
+
+            page.click("#table-commands button[data-verb='shuffle']")
+            ok, text = response(page, "shuffle")
+            assert ok == "1" and "tile_count" in text, text
+
+            service.apply(TableFault(code="jam", detail=EVIL))
+            page.wait_for_selector("#alerts li[data-kind='jam']")
+            assert page.text_content("#alerts li[data-kind='jam'] .alert-detail") == EVIL
+            assert page.evaluate("window.__xss === undefined")
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            (ARTIFACTS / "referee.png").write_bytes(page.screenshot(full_page=True))
+    # the service going away is an alert too (its retained status becomes "offline")
+    page.wait_for_selector("#alerts li[data-kind='table_offline']", timeout=5000)
+    wait_until(lambda: page.text_content("#tables tr[data-table='T2'] .status") == "offline", 5)
+
+
+def test_a_wrong_password_is_refused(broker: MosquittoBroker, web: Any, page_factory: Any):
+    page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
+    page.fill("#broker", ws_url(broker))
+    page.fill("#username", "referee")
+    page.fill("#password", "wrong")
+    page.click("#connect")
+    page.wait_for_function("document.getElementById('conn').textContent.includes('error')")
+    assert page.get_attribute("body", "data-connected") == "0"
+    assert page.is_hidden("#console")

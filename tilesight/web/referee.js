@@ -1,0 +1,269 @@
+"use strict";
+// Referee console: every table of a tournament (hall) with its status, one table's alerts as
+// they happen, and the referee's commands (ack, correction, shuffling-table verbs), each sent to
+// cmd/<verb> with an MQTT 5 response topic and correlation data; the answer is shown.
+
+(async () => {
+  const T = Tilesight;
+  const cfg = await T.settings({
+    broker: `ws://${location.hostname || "127.0.0.1"}:9001`,
+    tournament: "demo",
+    username: "referee",
+  });
+  const $ = (id) => document.getElementById(id);
+  $("broker").value = cfg.broker;
+  $("tournament").value = cfg.tournament;
+  $("username").value = cfg.username;
+
+  const ALERT_EVENTS = new Set(["violation", "overtime", "table_fault"]);
+  const RECENT_EVENTS = new Set(["tile_discarded", "meld_claimed", "kong_declared", "flower_replaced", "win_declared", "correction_applied", "washout"]);
+  const LABELS = {
+    false_win: "False win",
+    fifth_copy: "Fifth copy",
+    out_of_turn: "Out of turn",
+    claim_on_river_bottom: "Claim on the river-bottom tile",
+    tile_not_in_hand: "Tile not in hand (wrong hand size?)",
+    overtime: "Overtime",
+    jam: "Table jam",
+    short_side: "Short wall side",
+    tile_count_mismatch: "Wrong tile count",
+    table_offline: "Table offline",
+    camera_offline: "Camera offline",
+  };
+  const label = (kind) => LABELS[kind] || String(kind).replaceAll("_", " ");
+
+  const tables = new Map(); // table id -> {status, state, alerts, recent, seen, links}
+  let selected = null;
+  let conn = null;
+  let tournament = null;
+  let counter = 0;
+  const pending = new Map(); // correlation -> response list item
+
+  function tableOf(id) {
+    if (!tables.has(id)) tables.set(id, { status: "", state: null, alerts: [], recent: [], seen: new Set(), links: {}, superseded: new Map() });
+    return tables.get(id);
+  }
+
+  function addAlert(id, alert) {
+    const table = tableOf(id);
+    alert.shownAt = Date.now() / 1000;
+    table.alerts.unshift(alert);
+    table.alerts.length = Math.min(table.alerts.length, 200);
+  }
+
+  function onEvent(id, event) {
+    const table = tableOf(id);
+    if (table.seen.has(event.event_id)) return;
+    table.seen.add(event.event_id);
+    if (ALERT_EVENTS.has(event.type)) {
+      const kind = event.type === "violation" ? event.kind : event.type === "table_fault" ? event.code : "overtime";
+      let detail = event.detail ?? "";
+      if (event.type === "overtime") detail = `${event.scope}: ${event.seconds}s`;
+      addAlert(id, { id: event.event_id, type: event.type, kind, seat: event.seat, detail, penalty: event.penalty, severity: event.severity, at: event.timestamp });
+    }
+    if (event.type === "correction_applied") table.superseded.set(String(event.supersedes), event);
+    if (RECENT_EVENTS.has(event.type)) {
+      table.recent.unshift(event);
+      table.recent.length = Math.min(table.recent.length, 12);
+    }
+  }
+
+  function onState(id, state) {
+    const table = tableOf(id);
+    table.state = state;
+    for (const [link, status] of Object.entries(state.links || {})) {
+      const before = table.links[link];
+      table.links[link] = status;
+      if (status === "offline" && before !== "offline") {
+        addAlert(id, { id: null, type: "link", kind: `${link}_offline`, seat: null, detail: `${link} link is offline`, at: state.updated });
+      }
+    }
+  }
+
+  function onStatus(id, status) {
+    const table = tableOf(id);
+    if (status === "offline" && table.status !== "offline") {
+      addAlert(id, { id: null, type: "status", kind: "table_offline", seat: null, detail: "the table service went offline", at: Date.now() / 1000 });
+    }
+    table.status = status;
+  }
+
+  function onReply(packet, text) {
+    const props = packet.properties || {};
+    const corr = props.correlationData ? new TextDecoder().decode(props.correlationData) : null;
+    const item = corr && pending.get(corr);
+    if (!item) return;
+    const reply = T.parseJson(text) || {};
+    if (reply.ok === undefined) return; // a resync replay, not an answer
+    pending.delete(corr);
+    item.classList.remove("pending");
+    item.classList.add(reply.ok ? "ok" : "error");
+    item.dataset.ok = reply.ok ? "1" : "0";
+    item.querySelector(".response").textContent = reply.ok ? `ok ${JSON.stringify(reply.result ?? {})}` : `refused: ${reply.error}`;
+    if (reply.ok && item.dataset.verb === "ack") {
+      for (const table of tables.values()) for (const a of table.alerts) if (a.id === item.dataset.alert) a.acked = true;
+      render();
+    }
+  }
+
+  function command(table, verb, payload, extra = {}) {
+    const corr = `${conn.clientId}-${++counter}`;
+    const root = T.root(tournament, table);
+    const item = T.el("li", "command pending");
+    item.dataset.verb = verb;
+    item.dataset.correlation = corr;
+    Object.assign(item.dataset, extra);
+    item.appendChild(T.el("span", "verb", `${table} ${verb} ${JSON.stringify(payload)}`));
+    item.appendChild(T.el("span", "response", "sent, waiting for the table…"));
+    $("responses").prepend(item);
+    pending.set(corr, item);
+    conn.client.publish(`${root}/cmd/${verb}`, JSON.stringify(payload), {
+      qos: 1,
+      properties: { responseTopic: `${root}/reply/${conn.clientId}`, correlationData: corr, messageExpiryInterval: 30 },
+    });
+  }
+
+  function render() {
+    renderTables();
+    renderDetail();
+  }
+
+  function renderTables() {
+    const rows = [...tables.keys()].sort().map((id) => {
+      const table = tables.get(id);
+      const hand = table.state && table.state.game ? table.state.game.hand : null;
+      const row = T.el("tr", id === selected ? "selected" : "");
+      row.dataset.table = id;
+      const pick = T.el("button", "pick", id);
+      pick.type = "button";
+      pick.addEventListener("click", () => {
+        selected = id;
+        render();
+      });
+      const cell = T.el("td");
+      cell.appendChild(pick);
+      row.appendChild(cell);
+      row.appendChild(T.el("td", `status ${table.status}`, table.status || "?"));
+      row.appendChild(T.el("td", "", hand ? `${hand.number} (${hand.phase})` : "-"));
+      row.appendChild(T.el("td", "", hand && hand.turn !== null ? `seat ${hand.turn}` : "-"));
+      row.appendChild(T.el("td", "", table.state ? table.state.seq : "-"));
+      row.appendChild(T.el("td", "", Object.entries(table.links).map(([k, v]) => `${k}: ${v}`).join(", ")));
+      row.appendChild(T.el("td", "open-alerts", table.alerts.filter((a) => !a.acked).length));
+      return row;
+    });
+    $("tables").querySelector("tbody").replaceChildren(...rows);
+  }
+
+  function renderDetail() {
+    $("detail").hidden = selected === null;
+    if (selected === null) return;
+    const table = tableOf(selected);
+    $("detail-table").textContent = selected;
+    $("alerts").replaceChildren(...table.alerts.map(alertItem));
+    $("recent").replaceChildren(...table.recent.map(recentItem));
+  }
+
+  function alertItem(alert) {
+    const li = T.el("li", `alert ${alert.severity || "alert"}${alert.acked ? " acked" : ""}`);
+    li.dataset.kind = String(alert.kind);
+    if (alert.id) li.dataset.eventId = String(alert.id);
+    li.dataset.shownAt = String(alert.shownAt);
+    li.appendChild(T.el("span", "alert-kind", label(alert.kind)));
+    if (Number.isInteger(alert.seat)) li.appendChild(T.el("span", "alert-seat", `seat ${alert.seat}`));
+    li.appendChild(T.el("span", "alert-detail", alert.detail));
+    if (alert.penalty) li.appendChild(T.el("span", "alert-penalty", `penalty ${alert.penalty}`));
+    if (alert.id && !alert.acked) {
+      const ack = T.el("button", "ack", "Acknowledge");
+      ack.type = "button";
+      ack.addEventListener("click", () => command(selected, "ack", { alert: alert.id, note: "" }, { alert: alert.id }));
+      li.appendChild(ack);
+    } else if (alert.acked) li.appendChild(T.el("span", "acked-note", "acknowledged"));
+    return li;
+  }
+
+  function recentItem(event) {
+    const li = T.el("li", `recent ${event.type}`);
+    li.dataset.eventId = String(event.event_id);
+    li.dataset.type = String(event.type);
+    const what = event.tile ?? event.meld ?? event.flower ?? event.win_tile ?? event.supersedes ?? "";
+    li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
+    const correction = tableOf(selected).superseded.get(String(event.event_id));
+    if (correction) {
+      li.classList.add("superseded");
+      const now = correction.replacement ? `${correction.replacement.action} ${correction.replacement.tile ?? ""}` : "dropped";
+      li.appendChild(T.el("span", "corrected", `corrected: ${now}`));
+    } else if (event.type === "tile_discarded") {
+      const fix = T.el("button", "correct", "Correct…");
+      fix.type = "button";
+      fix.addEventListener("click", () => {
+        $("corr-supersedes").value = String(event.event_id);
+        $("corr-seat").value = String(event.seat);
+        $("corr-tile").value = "";
+        $("corr-kind").value = "discard";
+        $("corr-reason").value = `seat ${event.seat} discarded ?, not ${event.tile}`;
+        $("corr-tile").focus();
+      });
+      li.appendChild(fix);
+    }
+    return li;
+  }
+
+  $("correction").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (selected === null) return;
+    const kind = $("corr-kind").value;
+    const seat = Number($("corr-seat").value);
+    const replacement = kind === "drop" ? null : { action: "discard", seat, tile: $("corr-tile").value.trim() };
+    command(selected, "correction", { supersedes: $("corr-supersedes").value.trim(), replacement, reason: $("corr-reason").value });
+  });
+  for (const button of document.querySelectorAll("#table-commands button")) {
+    button.addEventListener("click", () => selected !== null && command(selected, button.dataset.verb, {}));
+  }
+
+  function onMessage(topic, text, packet) {
+    const parts = topic.split("/");
+    if (parts.length < 5 || parts[2] !== tournament) return;
+    const [, , , id, kind] = parts;
+    if (kind === "status") onStatus(id, text);
+    else if (kind === "state") {
+      const state = T.parseJson(text);
+      if (state) onState(id, state);
+    } else if (kind === "events") {
+      const event = T.parseJson(text);
+      if (event) onEvent(id, event);
+    } else if (kind === "reply") onReply(packet, text);
+    render();
+  }
+
+  let lastError = "";
+  $("login").addEventListener("submit", (e) => {
+    e.preventDefault();
+    lastError = "";
+    if (conn) conn.client.end(true);
+    try {
+      tournament = T.checkId("tournament", $("tournament").value.trim());
+    } catch (err) {
+      $("conn").textContent = err.message;
+      return;
+    }
+    tables.clear();
+    selected = null;
+    conn = T.connect($("broker").value.trim(), {
+      username: $("username").value.trim(),
+      password: $("password").value,
+      clientPrefix: "referee",
+      onConnect: (client, clientId) => {
+        const base = `${T.PREFIX}/${tournament}/+`;
+        client.subscribe([`${base}/status`, `${base}/state`, `${base}/events/#`, `${base}/reply/${clientId}`], { qos: 1 });
+      },
+      onMessage,
+      onStatus: (status, detail) => {
+        document.body.dataset.connected = status === "connected" ? "1" : "0";
+        if (status === "error") lastError = detail;
+        else if (status === "connected") lastError = "";
+        $("conn").textContent = lastError ? `${status} (error: ${lastError})` : status;
+        $("console").hidden = status !== "connected" && tables.size === 0;
+      },
+    });
+  });
+})();
