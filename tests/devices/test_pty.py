@@ -170,3 +170,16 @@ def test_a_new_session_never_gets_the_previous_sessions_replies(make_emulator) -
         after = second.status()
     assert after.event_counter == before.event_counter + 2 and after.state == State.ERROR
     assert emulator.report()["replayed"] == 0
+
+
+def test_counter_wrap_is_not_mistaken_for_a_reset(make_emulator, recorder: Recorder) -> None:  # type: ignore[no-untyped-def]
+    emulator = make_emulator(time_scale=0.001, seed=14, counter_start=0xFFFF_FFF8)
+    with TableDriver(emulator.start_pty(), on_event=recorder, **FAST) as table:
+        for _ in range(2):
+            table.shuffle()
+            table.raise_walls()
+        assert 0 < table.event_counter < 20  # wrapped past 0xFFFFFFFF, skipping 0
+    counters = [n.counter for n in recorder.notices if isinstance(n, ev.EventRecord)]
+    assert 0xFFFF_FFFF in counters and 1 in counters and 0 not in counters
+    assert table.resets_detected == 0
+    assert not any(isinstance(n, DeviceResetDetected | EventsMissed) for n in recorder.notices)
