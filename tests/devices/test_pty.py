@@ -183,3 +183,12 @@ def test_counter_wrap_is_not_mistaken_for_a_reset(make_emulator, recorder: Recor
     assert 0xFFFF_FFFF in counters and 1 in counters and 0 not in counters
     assert table.resets_detected == 0
     assert not any(isinstance(n, DeviceResetDetected | EventsMissed) for n in recorder.notices)
+
+
+def test_open_fails_clearly_when_nothing_answers() -> None:
+    from devices.transport import LinkDownError
+
+    table = TableDriver("loop://", reply_timeout=0.02, reconnect_interval=0.02)
+    with pytest.raises(LinkDownError, match="no table answered on 'loop://'"):
+        table.open(timeout=0.3)  # loop:// echoes our own commands back; they are not replies
+    assert not table.connected
