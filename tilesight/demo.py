@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.actions import HandStart
 from engine.events import Event, to_dict
 from engine.procedures import find_procedure
 from tilesight.broker import MosquittoBroker
@@ -163,6 +164,7 @@ def _play(
         # the emulated table shuffles, raises the walls and rolls the procedure's dice
         dice = bridge.prepare_hand(find_procedure(options.procedure).rolls_needed)
         start, *plays = hand.actions
+        assert isinstance(start, HandStart)
         for action in (replace(start, dice=dice), *plays):  # the table's dice break the wall
             # stamped with the real time when applied: overlays run the turn clock
             if service.apply(replace(action, at=None)) and options.pace_s:

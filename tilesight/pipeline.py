@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from devices.driver import Notice, TableDriver
@@ -40,7 +40,7 @@ from tilesight.table_link import (
 )
 
 if TYPE_CHECKING:
-    from tilesight.config import ServiceConfig
+    from tilesight.config import CameraConfig, ServiceConfig
     from tilesight.service import TableService
     from tilesight.supervisor import Work
 
@@ -178,12 +178,23 @@ class TableBridge:
         self.link = TableLink(east_side=east_side)
         self.driver: TableDriver | None = None
         self.on_record = on_record
+        #: Called with the dice totals once the procedure's rolls are in (run mode: new hand).
+        self.on_dice: Callable[[tuple[int, ...]], None] | None = None
+        self.rolls_needed = 2
+        self._rolls: list[int] = []
 
     def notice(self, notice: Notice) -> None:
         for record in self.link.records(notice):
             if self.on_record is not None:
                 self.on_record(describe_record(record))
-            if isinstance(record, RefereeAlert) and record.severity != "info":
+            if isinstance(record, WallsBuilt):
+                self._rolls = []
+            elif isinstance(record, WallBreak) and self.on_dice is not None:
+                self._rolls.append(record.total)
+                if len(self._rolls) == self.rolls_needed:
+                    self.on_dice(tuple(self._rolls))
+                    self._rolls = []
+            elif isinstance(record, RefereeAlert) and record.severity != "info":
                 self.service.apply(act.TableFault(code=record.kind, detail=record.message))
             elif isinstance(record, RefereeAlert):
                 self.service.set_link("table", record.kind.removeprefix("table_"))
@@ -256,12 +267,85 @@ def emulated_table(bridge: TableBridge, *, seed: int, time_scale: float = 0.01) 
         emulator.stop()
 
 
-def input_workers(config: ServiceConfig, bridge: TableBridge | None) -> list[tuple[str, Work]]:
+class CameraFeed:
+    """Overhead camera frames -> vision (detector, stabiliser) -> engine actions.
+
+    The camera sees discards, melds and revealed hands, not draws or concealed tiles, so the
+    engine runs in partial-information mode (``vision.engine_bridge``). A new hand starts when
+    the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table.
+    """
+
+    def __init__(self, config: ServiceConfig, service: TableService) -> None:
+        from vision.engine_bridge import ActionBridge  # noqa: PLC0415 - vision is optional
+
+        self.config = config
+        self.service = service
+        self.actions = ActionBridge()
+        self.frames = 0
+
+    def new_hand(self, dice: tuple[int, ...]) -> None:
+        dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
+        start, *deals = self.actions.start(dealer=dealer)
+        assert isinstance(start, act.HandStart)
+        for action in (replace(start, dice=dice), *deals):
+            self.service.apply(action)
+
+    def worker(self, camera: CameraConfig) -> Work:
+        def work(stop: threading.Event) -> None:
+            # heavy imports (OpenCV, onnxruntime) only when a camera is configured
+            from vision.calibration import Calibration  # noqa: PLC0415
+            from vision.capture import Source, frames  # noqa: PLC0415
+            from vision.reader import TableReader  # noqa: PLC0415
+            from vision.stabiliser import Stabiliser  # noqa: PLC0415
+
+            if self.config.calibration.path is None:
+                raise ValueError("an overhead camera needs [calibration] path")
+            reader = TableReader(
+                _detector(self.config),
+                Calibration.load(self.config.calibration.path),
+                Stabiliser(confirm_frames=self.config.detector.stable_frames),
+            )
+            period = 1.0 / camera.fps
+            next_due = 0.0
+            for _number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
+                if time.monotonic() < next_due:
+                    continue  # drop frames beyond the configured rate
+                next_due = time.monotonic() + period
+                self.frames += 1
+                for event in reader.process(image):
+                    for action in self.actions.actions(event):
+                        self.service.apply(action)
+            if not stop.is_set():
+                raise ConnectionError(f"camera {camera.source!r}: the stream ended")
+
+        return work
+
+
+def _detector(config: ServiceConfig) -> Any:
+    from vision.detector import Detector, OnnxBoxes, UltralyticsBoxes  # noqa: PLC0415
+
+    options = config.detector
+    if options.backend == "ultralytics":
+        if options.model is None:
+            raise ValueError("detector backend 'ultralytics' needs [detector] model")
+        return Detector(boxes=UltralyticsBoxes(options.model, threshold=options.confidence))
+    if options.model is not None:
+        return Detector(boxes=OnnxBoxes(options.model, threshold=options.confidence))
+    return Detector(boxes=OnnxBoxes(threshold=options.confidence))
+
+
+def input_workers(
+    config: ServiceConfig, bridge: TableBridge | None, feed: CameraFeed | None = None
+) -> list[tuple[str, Work]]:
     """The supervised threads feeding the engine: shuffling table and cameras, as configured."""
     workers: list[tuple[str, Work]] = []
     if config.table_port.url:
         assert bridge is not None
         workers.append(("table", bridge.worker(config.table_port.url)))
-    if config.cameras:
-        log.warning("%d camera(s) configured but vision is not wired in yet", len(config.cameras))
+    if feed is not None:
+        for index, camera in enumerate(config.cameras):
+            if camera.role == "overhead":
+                workers.append((f"camera{index}" if index else "camera", feed.worker(camera)))
+            else:
+                log.warning("camera %s: hand cameras are not read yet", camera.source)
     return workers

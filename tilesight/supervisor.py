@@ -73,7 +73,7 @@ class Supervisor:
                 worker.restarts += 1
                 self._status(worker, f"offline: {worker.last_error}")
                 log.warning(
-                    "%s failed (%s); retrying in %.0f s", worker.name, worker.last_error, backoff
+                    "%s failed (%s); retrying in %.1f s", worker.name, worker.last_error, backoff
                 )
                 if self.stop_event.wait(backoff):
                     break

@@ -41,7 +41,13 @@ def run_table(config: ServiceConfig) -> int:
 
     from engine.procedures import find_procedure
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableBridge, TableEngine, discard_limit, input_workers
+    from tilesight.pipeline import (
+        CameraFeed,
+        TableBridge,
+        TableEngine,
+        discard_limit,
+        input_workers,
+    )
     from tilesight.service import TableService
     from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
     from tilesight.topics import TableTopics
@@ -67,11 +73,15 @@ def run_table(config: ServiceConfig) -> int:
         discard_limit_s=discard_limit(config.procedure),
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
     )
-    tile_count = find_procedure(config.procedure).tile_count
-    bridge = TableBridge(service, tile_count=tile_count, on_record=log.info)
+    procedure = find_procedure(config.procedure)
+    bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.info)
+    bridge.rolls_needed = procedure.rolls_needed
     service.table_control = bridge.control
+    feed = CameraFeed(config, service) if config.cameras else None
+    if feed is not None:
+        bridge.on_dice = feed.new_hand  # the table's dice start the hand the cameras follow
     supervisor = Supervisor()
-    for name, work in input_workers(config, bridge):
+    for name, work in input_workers(config, bridge, feed):
         supervisor.add(name, work, on_status=functools.partial(service.set_link, name))
     stored, unsent = outbox.counts()
     log.info(
@@ -85,6 +95,8 @@ def run_table(config: ServiceConfig) -> int:
         config.mqtt.url.split("@")[-1],
     )
     service.start()
+    if feed is not None and not config.table_port.url:
+        feed.new_hand(())  # no shuffling table to roll: the cameras follow a hand from now
     supervisor.start()
     try:
         return run_until_signal(supervisor)

@@ -1,0 +1,96 @@
+"""The camera path of ``tilesight run``: a real video file decoded by OpenCV, read by the real
+detector, supervised (a stream that ends is reported offline and reopened)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.camera import render_frame
+from models.faces import load_faces
+from tests.service.conftest import Probe, wait_until
+from tilesight.broker import MosquittoBroker
+from tilesight.config import ServiceConfig
+from tilesight.outbox import Outbox
+from tilesight.pipeline import CameraFeed, TableEngine, input_workers
+from tilesight.service import TableService
+from tilesight.supervisor import Supervisor
+from tilesight.topics import TableTopics
+from vision.calibration import Calibration
+from vision.layout import TableSpec
+
+
+@pytest.fixture(scope="module")
+def table_video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    spec = TableSpec(concealed=[0] * 4)
+    spec.rivers = [["1m", "2p", "3s", "E", "C", "9m"] for _ in range(4)]
+    faces = {name: [image] for name, image in load_faces().items()}
+    corners = np.float32([[260, 40], [900, 50], [890, 690], [250, 680]])
+    frame = render_frame(
+        spec,
+        faces,
+        np.random.default_rng(4),
+        frame_size=(1152, 720),
+        arms=0,
+        corners=corners,
+        distortion=0.0,
+    )
+    folder = tmp_path_factory.mktemp("camera")
+    video = folder / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1152, 720))
+    for _ in range(4):
+        writer.write(frame.image)
+    writer.release()
+    calibration = folder / "calibration.json"
+    calibration.write_text(
+        Calibration(tuple((float(x), float(y)) for x, y in frame.table_corners)).to_json()
+    )
+    return video, calibration
+
+
+@pytest.mark.slow
+def test_camera_worker_reads_frames_and_is_supervised(
+    broker: MosquittoBroker, table_video: tuple[Path, Path]
+):
+    video, calibration = table_video
+    config = ServiceConfig.model_validate(
+        {
+            "tournament": "cup",
+            "table": "T09",
+            "mqtt": {"url": broker.url},
+            "cameras": [{"source": str(video), "fps": 100}],
+            "calibration": {"path": str(calibration)},
+            "detector": {"stable_frames": 1},
+        }
+    )
+    service = TableService(
+        topics=TableTopics("cup", "T09"),
+        engine=TableEngine(table_id="T09", procedure="wsom", rules="mcr"),
+        outbox=Outbox(":memory:"),
+        endpoint=config.mqtt.endpoint(),
+        will_delay_s=0,
+    )
+    feed = CameraFeed(config, service)
+    supervisor = Supervisor(min_backoff_s=0.2, max_backoff_s=0.2)
+    for name, work in input_workers(config, None, feed):
+        supervisor.add(name, work, on_status=lambda status, n=name: service.set_link(n, status))
+    service.start()
+    feed.new_hand(())
+    supervisor.start()
+    try:
+        with Probe(broker.url, "cam-probe") as probe:
+            probe.subscribe("tilesight/v1/cup/T09/state")
+            wait_until(lambda: supervisor.restarts("camera") >= 2, 60, "two reopened streams")
+            links = [json.loads(m.payload)["links"]["camera"] for m in probe.on("/state")]
+    finally:
+        supervisor.stop()
+        service.stop()
+    assert feed.frames >= 8  # every frame of the file, read twice
+    assert "online" in links
+    assert any("the stream ended" in link for link in links), links
+    hand = service.engine.snapshot()["hand"]
+    assert hand is not None and all(s["concealed_count"] == 13 for s in hand["seats"][1:])
