@@ -74,10 +74,19 @@ def _follower(args: argparse.Namespace) -> Any:
 def _print(data: dict[str, Any], as_json: bool) -> None:
     import json
 
-    if as_json:
-        print(json.dumps(data, sort_keys=True), flush=True)
-        return
-    print("  ".join(f"{key}={_text(value)}" for key, value in data.items()), flush=True)
+    line = (
+        json.dumps(data, sort_keys=True)
+        if as_json
+        else "  ".join(f"{key}={_text(value)}" for key, value in data.items())
+    )
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:  # `| head`: the reader is gone, which is not an error of ours
+        import os
+        import sys
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(0) from None
 
 
 def _text(value: Any) -> str:

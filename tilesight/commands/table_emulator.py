@@ -11,7 +11,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="serve an emulated shuffling table on a pty or TCP",
         description="Speaks docs/table-protocol.md with realistic timings. Prints the port on "
         "its first line; on SIGINT/SIGTERM prints one JSON line of counts. SIGUSR1 unplugs and "
-        "replugs the cable (the board power-cycles); SIGUSR2 makes the next shuffle jam.",
+        "replugs the cable (the board power-cycles); SIGUSR2 makes the next shuffle jam; SIGHUP "
+        "resets the board (watchdog) without unplugging.",
     )
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--pty", action="store_true", help="serve on a pseudo-terminal")
@@ -67,6 +68,7 @@ def _run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGUSR1, lambda *_: emulator.unplug(replug_after=0.2))
     signal.signal(signal.SIGUSR2, lambda *_: emulator.arm(jam_side=1))
+    signal.signal(signal.SIGHUP, lambda *_: emulator.reset())
     print(port, flush=True)
     try:
         while not stop.wait(0.5):
