@@ -60,3 +60,25 @@ def test_cobs_table_rows() -> None:
 
 def test_crc_check_value_is_stated() -> None:
     assert "`0x29B1`" in doc_text() and crc16(b"123456789") == 0x29B1
+
+
+def test_code_tables_match_the_implementation() -> None:
+    from devices.codes import EventCode, FaultCode, NakReason, State
+    from devices.messages import Opcode
+    from devices.replies import _STATUS
+
+    text = doc_text()
+    opcodes = dict(re.findall(r"^\| 0x([0-9A-F]{2}) \| ([A-Z_]+) \|", text, re.MULTILINE))
+    assert {int(k, 16): v for k, v in opcodes.items()} == {
+        op.value: op.name for op in Opcode if op != Opcode.NAK
+    }
+    faults = re.findall(r"^\| (\d+) \| ([A-Z_]+) \| (?:yes|0) \|", text, re.MULTILINE)
+    assert {int(k): v for k, v in faults} == {f.value: f.name for f in FaultCode if f.value}
+    section6 = text[text.index("## 6.") : text.index("## 7.")]
+    events = re.findall(r"^\| (\d) \| ([A-Z_]+) \| [a-z]", section6, re.MULTILINE)
+    assert {int(k): v for k, v in events} == {e.value: e.name for e in EventCode}
+    states = re.findall(r"^\| ([A-Z_]+) \| (\d) \|", text, re.MULTILINE)
+    assert {int(v): k for k, v in states} == {s.value: s.name for s in State}
+    for reason in NakReason:
+        assert f"{reason.value} {reason.name}" in text
+    assert f"**STATUS** payload ({_STATUS.size} bytes)" in text
