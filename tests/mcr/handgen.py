@@ -149,6 +149,35 @@ def _standard(rng: random.Random) -> tuple[list[Tile], list[Meld]]:
         suit = 9 * rng.randrange(3)
         ranks = [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, rng.randrange(9)]
         return [_tile(suit + r) for r in ranks], []
+    if rng.random() < 0.03:  # pure / three-suited terminal chows
+        suits = rng.sample(range(3), 3)
+        if rng.random() < 0.5:
+            runs = [9 * suits[0], 9 * suits[0], 9 * suits[0] + 6, 9 * suits[0] + 6]
+            pair = 9 * suits[0] + 4
+        else:
+            runs = [9 * suits[0], 9 * suits[0] + 6, 9 * suits[1], 9 * suits[1] + 6]
+            pair = 9 * suits[2] + 4
+        return [_tile(i + k) for i in runs for k in range(3)] + [_tile(pair)] * 2, []
+    if rng.random() < 0.02:  # mixed straight, or all terminals
+        suits = rng.sample(range(3), 3)
+        if rng.random() < 0.5:
+            tiles = [_tile(9 * suits[k] + 3 * k + j) for k in range(3) for j in range(3)]
+            tiles += _random_group(rng, pool)
+        else:
+            kinds = rng.sample([0, 8, 9, 17, 18, 26], 5)
+            tiles = [_tile(i) for i in kinds[:4] for _ in range(3)]
+        pair = rng.choice([0, 8, 9, 17, 18, 26])
+        return [*tiles, _tile(pair), _tile(pair)], []
+    if rng.random() < 0.02:  # four kongs
+        kinds = rng.sample(pool, min(4, len(pool)))
+        melds = [
+            Meld(MeldKind.CONCEALED_KONG, (_tile(i),) * 4)
+            if rng.random() < 0.4
+            else Meld(MeldKind.KONG, (_tile(i),) * 4, RelativeSeat(rng.randint(1, 3)))
+            for i in kinds
+        ]
+        pair = rng.choice(pool)
+        return [_tile(pair)] * 2, melds if len(melds) == 4 else []
     n_melds = rng.choice([0, 0, 0, 1, 1, 2, 2, 3, 4])
     concealed: list[Tile] = []
     melds: list[Meld] = []
