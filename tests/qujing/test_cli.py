@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -52,3 +53,25 @@ def test_score_command_with_qujing_rules(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0
     assert result["total"] == 2
     assert result["payments"] == {"discarder": 8, "each_other": 0}
+
+
+def test_score_jsonl_with_qujing_rules(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [
+        {"hand": "111222333m5m{4444m}", "win_tile": "5m", "kong_replacement": True},
+        {"hand": "123m456p789s123s5p", "win_tile": "5p"},
+        {"hand": "123m456p789s123s5p", "win_tile": "5p", "self_drawn": True},
+        {"hand": "123m456p789s5p[123s]", "win_tile": "5p"},
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(json.dumps(x) + "\n" for x in lines)))
+    assert cli.main(["score", "--jsonl", "--rules", "qujing"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["valid"], r["total"], r["payments"]) for r in out] == [
+        (True, 3, {"each_other": 12}),
+        (False, 0, None),
+        (True, 0, {"each_other": 1}),
+        (False, 0, None),
+    ]
+    assert out[1]["error"] == "a plain win (no fan) may only be self-drawn"
+    assert "no chow" in out[3]["error"]
