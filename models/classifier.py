@@ -137,7 +137,8 @@ def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) 
             f"val crop accuracy {accuracy:.4f} ({len(x)} training crops)",
             flush=True,
         )
-    export_classifier(net, target)
+        export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
+        net.train()
     return accuracy
 
 

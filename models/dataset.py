@@ -38,7 +38,7 @@ CAMERASH_LABELS = {  # classes.csv index -> engine notation
     41: "3f",
     42: "4f",
 }
-DETECT_SIZE = 512
+DETECT_SIZE = 416  # the detector's input: the 1024 px canvas scaled down
 
 
 def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:

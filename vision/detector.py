@@ -1,6 +1,6 @@
 """Tile detection: one interface, ONNX by default, ultralytics optional.
 
-Two networks: a YOLO detector finds tile boxes (class "tile" face up, or "back") on a 512 px view
+Two networks: a YOLO detector finds tile boxes (class "tile" face up, or "back") on a 416 px view
 of a 1024 px table canvas, and a small classifier reads each box's identity and which way up it
 lies from a crop of the 1024 px canvas. With a calibration the canvas is the rectified table;
 without one the image is scaled so a tile is about canvas size and cut into overlapping windows,
@@ -19,9 +19,10 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.crops import crop_tile, decode, kind_probabilities
 from vision.layout import TILE_W
+from vision.zones import seat_of
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
-CANVAS, DETECT_SIZE = 1024, 512
+CANVAS, DETECT_SIZE = 1024, 416
 CANVAS_TILE_W = TILE_W * CANVAS  # a tile's width on the canvas, as trained
 
 
@@ -144,16 +145,16 @@ class Detector:
         if calibration is not None:
             homography = calibration.homography(CANVAS)
             canvas = cv2.warpPerspective(image, homography, (CANVAS, CANVAS))
-            found = self._read_canvas(canvas)
+            found = self._read_canvas(canvas, table=True)
             inverse = np.linalg.inv(homography)
             return [_map_box(d, inverse) for d in found]
         return self._detect_windows(image)
 
     def detect_table(self, canvas: np.ndarray) -> list[Detection]:
         """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels."""
-        return self._read_canvas(canvas)
+        return self._read_canvas(canvas, table=True)
 
-    def _read_canvas(self, canvas: np.ndarray) -> list[Detection]:
+    def _read_canvas(self, canvas: np.ndarray, table: bool = False) -> list[Detection]:
         boxes, scores, classes = self.boxes.locate(canvas)
         if len(boxes) == 0:
             return []
@@ -170,6 +171,8 @@ class Detector:
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
             name, orientation = decode(int(row.argmax()), box)
+            if table and name != "back":
+                orientation = _seat_orientation(row, box, orientation)
             confidence = float(score) * float(kind_row.max())
             out.append(Detection(name, tuple(float(v) for v in box), confidence, orientation))
         return out
@@ -200,6 +203,19 @@ class Detector:
             return []
         keep = nms(np.array([d.box for d in found]), np.array([d.confidence for d in found]), 0.5)
         return [found[i] for i in sorted(keep.tolist())]
+
+
+def _seat_orientation(probs: np.ndarray, box: np.ndarray, read: int) -> int:
+    """On a rectified table, a face that reads the same both ways up (1p, 8p, white dragon...)
+    takes the orientation its seat gives it: tiles face their owner, a claimed tile turned 90."""
+    best = int(probs[:-1].argmax())
+    pair = probs[best - best % 2 : best - best % 2 + 2]
+    if pair.max() < 4 * pair.min():  # the classifier cannot tell up from down
+        x1, y1, x2, y2 = (float(v) for v in box)
+        seat = seat_of((x1 + x2) / 2 / CANVAS, (y1 + y2) / 2 / CANVAS)
+        wide = x2 - x1 > y2 - y1
+        return (seat * 90 + (90 if wide != (seat % 2 == 1) else 0)) % 360
+    return read
 
 
 def _map_box(d: Detection, matrix: np.ndarray) -> Detection:

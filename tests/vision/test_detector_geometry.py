@@ -1,0 +1,55 @@
+"""Detector plumbing without the box network: boxes found on the rectified canvas or in windows
+come back in image pixels where the tiles are (a backend that returns the true boxes stands in
+for YOLO; the committed classifier is real)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from models.camera import render_frame
+from models.metrics import iou
+from vision.calibration import Calibration
+from vision.detector import CANVAS, Detector
+from vision.layout import TableSpec
+
+
+class TruthBoxes:
+    """Returns given boxes (in the coordinates of the image it is handed) as "tile" faces."""
+
+    def __init__(self, boxes: np.ndarray) -> None:
+        self.boxes = boxes
+        self.calls = 0
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.calls += 1
+        return self.boxes, np.full(len(self.boxes), 0.9), np.zeros(len(self.boxes), np.int64)
+
+
+def test_calibrated_detections_map_back_to_image_pixels(faces) -> None:
+    spec = TableSpec(concealed=[0] * 4, walls=[(0, 0)] * 4)
+    spec.rivers = [["3m", "4m", "5m"], ["E"], ["C", "F"], ["9s"]]
+    frame = render_frame(spec, faces, np.random.default_rng(3), arms=0, distortion=0.0)
+    corners = tuple((float(x), float(y)) for x, y in frame.table_corners)
+    calibration = Calibration(corners)
+    homography = calibration.homography(CANVAS)
+    canvas_boxes = []
+    for label in frame.labels:
+        quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        canvas_boxes.append([*quad.min(axis=0), *quad.max(axis=0)])
+    detector = Detector(boxes=TruthBoxes(np.array(canvas_boxes)))
+    found = detector.detect(frame.image, calibration)
+    assert len(found) == len(frame.labels) == 7
+    overlaps = iou(np.array([lab.box for lab in frame.labels]), np.array([d.box for d in found]))
+    assert np.all(np.diag(overlaps) > 0.85)
+
+
+def test_uncalibrated_image_is_read_in_windows_at_tile_scale() -> None:
+    image = np.full((900, 2000, 3), 90, np.uint8)
+    detector = Detector(boxes=TruthBoxes(np.array([[100.0, 100.0, 133.0, 145.0]])), tile_px=40)
+    found = detector.detect(image)
+    scale = 40 / (0.032 * CANVAS)
+    assert detector.boxes.calls == 2  # 2000 px * 0.82 -> two overlapping 1024 px windows
+    lefts = sorted(round(d.box[0]) for d in found)
+    assert lefts[0] == round(100 * scale)
+    assert all(abs((d.box[2] - d.box[0]) - 33 * scale) < 1 for d in found)
