@@ -1,0 +1,96 @@
+"""``tilesight score``: plain table, --json and --jsonl (in-process and as a real process)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tilesight.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["score", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_plain_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "123m456p789s11mEEE", "--seat-wind", "S", "--prevalent-wind", "S")
+    assert code == 0
+    assert "Mixed Straight 花龙" in out and "Pung of Terminals or Honors" in out
+    assert "total 11" in out
+    assert "payments: discarder 19, each other seat 8" in out
+
+
+def test_json_with_win_tile_and_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "123m456p789s11mEE", "--win-tile", "E", "--self-drawn", "--flowers", "1", "--json"
+    )
+    result = json.loads(out)
+    assert code == 0 and result["valid"] and result["error"] is None
+    assert [f["id"] for f in result["fans"]] == [39, 56, 60, 61, 81]
+    assert result["total"] == 17 and result["payments"] == {"each_other": 25}
+
+
+def test_false_win_exits_1_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "222m456p789s345s99m", "--json")
+    result = json.loads(out)
+    assert code == 1 and not result["valid"] and result["payments"] is None
+    assert "false win" in result["error"]
+
+
+def test_bad_notation_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "1x3m")
+    assert code == 2 and "'1x3m'" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "1x3m", "--json")
+    assert code == 1 and "unexpected 'x'" in json.loads(out)["error"]
+    code, _, err = run(capsys, "123m", "--rules", "nope")
+    assert code == 2 and "unknown rule set 'nope'" in err
+
+
+def test_jsonl_in_order_with_errors_as_results(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        {"hand": "111m 222p 333s 555p 7s", "win_tile": "7s", "flowers": 2},
+        "not json",
+        {"hand": "19m19s19pESWNCFP", "win_tile": "E", "self_drawn": True, "seat_wind": "W"},
+        {"hand": "123m456p789s345s9m", "last_tile": "yes"},
+        {"hand": "123m456p789s345s9m", "typo": True},
+        {"hand": "11111m456p789s22p2p"},
+    ]
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code, out, _ = run(capsys, "--jsonl")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(results) == 6
+    assert results[0]["total"] == 77 and results[0]["payments"] == {
+        "discarder": 85,
+        "each_other": 8,
+    }
+    assert results[1]["error"].startswith("not JSON")
+    assert [f["id"] for f in results[2]["fans"]] == [7, 80]
+    assert "'last_tile' must be true or false" in results[3]["error"]
+    assert "unknown field" in results[4]["error"]
+    assert "5 copies of 1m" in results[5]["error"]
+    assert all(set(r) == {"total", "valid", "fans", "payments", "error"} for r in results)
+
+
+def test_jsonl_as_a_real_process() -> None:
+    request = {"hand": "123m456p789s11mEE", "win_tile": "E", "prevalent_wind": "E"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "tilesight.cli", "score", "--jsonl"],
+        input=json.dumps(request) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["valid"] and result["total"] == 14
+    assert result["fans"][0] == {"id": 39, "name": "Mixed Straight", "points": 8, "count": 1}
