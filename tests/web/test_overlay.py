@@ -15,6 +15,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.table_events import WinDeclared
 from tests.web.conftest import (
@@ -22,7 +23,6 @@ from tests.web.conftest import (
     ARTIFACTS,
     TOURNAMENT,
     table_service,
-    wait_until,
     ws_url,
 )
 from tilesight.broker import MosquittoBroker
@@ -184,15 +184,20 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
                 "live_discard": {"seat": 0, "tile": evil_tile},
                 "river_bottom": False,
                 "seats": [
-                    {"seat": i, "wind": "ESWN"[i], "river": [[evil_tile]] if i == 0 else [],
-                     "melds": [{"meld": "[<em>x</em>]"}] if i == 1 else [], "flowers": []}
+                    {
+                        "seat": i,
+                        "wind": "ESWN"[i],
+                        "river": [[evil_tile]] if i == 0 else [],
+                        "melds": [{"meld": "[<em>x</em>]"}] if i == 1 else [],
+                        "flowers": [],
+                    }
                     for i in range(4)
                 ],
                 "wall": {"live_left": "<u>9</u>", "reserved": 14},
             },
         },
     }
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil-T2")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="evil-T2")
     client.username_pw_set("T2", ACCOUNTS["T2"])
     client.connect("127.0.0.1", broker.port)
     client.loop_start()

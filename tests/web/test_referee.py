@@ -18,7 +18,12 @@ from engine.notation import parse_tiles
 from engine.table_events import TileDiscarded, ViolationRaised
 from tests.web.conftest import ACCOUNTS, ARTIFACTS, TOURNAMENT, table_service, wait_until, ws_url
 from tilesight.broker import MosquittoBroker
-from tilesight.pipeline import TableBridge, demo_hands, emulated_table
+from tilesight.pipeline import demo_hands
+
+try:
+    from tilesight.table_bridge import TableBridge, emulated_table
+except ImportError:  # the service's layout before TableBridge left tilesight.pipeline
+    from tilesight.pipeline import TableBridge, emulated_table  # type: ignore[attr-defined,no-redef]
 from tilesight.web.server import page_url
 
 pytestmark = pytest.mark.browser
@@ -38,12 +43,14 @@ def log_in(page: Any, broker: MosquittoBroker) -> None:
 def response(page: Any, verb: str, index: int = 0) -> tuple[str, str]:
     """(ok flag, text) of the ``index``-th newest answered command ``verb``."""
     selector = f"#responses li.command[data-verb='{verb}']:not(.pending)"
-    page.wait_for_function(f"document.querySelectorAll(\"{selector}\").length > {index}")
+    page.wait_for_function(f'document.querySelectorAll("{selector}").length > {index}')
     item = page.locator(selector).nth(index)
     return item.get_attribute("data-ok") or "", item.locator(".response").text_content() or ""
 
 
-def test_referee_console(broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path):
+def test_referee_console(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
     actions = next(demo_hands("wsom", 2, 1)).actions
     sixth_discard = [i for i, a in enumerate(actions) if a.name == "discard"][5]
     page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
@@ -61,7 +68,9 @@ def test_referee_console(broker: MosquittoBroker, web: Any, page_factory: Any, t
                     discard = event if isinstance(event, TileDiscarded) else discard
             assert discard is not None
             # "seat N discarded X, not Y": pick a tile the seat really holds
-            held = parse_tiles(service.engine.private_snapshot()["hands"][discard.seat]["concealed"])
+            held = parse_tiles(
+                service.engine.private_snapshot()["hands"][discard.seat]["concealed"]
+            )
             other = next(t for t in held if t != discard.tile)
             page.click(f"#recent li[data-event-id='{discard.event_id}'] button.correct")
             assert page.input_value("#corr-supersedes") == discard.event_id
@@ -109,7 +118,7 @@ def test_referee_console(broker: MosquittoBroker, web: Any, page_factory: Any, t
     wait_until(lambda: page.text_content("#tables tr[data-table='T2'] .status") == "offline", 5)
 
 
-def test_a_wrong_password_is_refused(broker: MosquittoBroker, web: Any, page_factory: Any):
+def test_a_wrong_password_is_refused(broker: MosquittoBroker, web: Any, page_factory: Any) -> None:
     page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
     page.fill("#broker", ws_url(broker))
     page.fill("#username", "referee")

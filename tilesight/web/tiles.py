@@ -97,7 +97,10 @@ def face(code: str) -> str:
         glyph, colour = HONOR_GLYPHS[code]
         return _text(glyph, 30, 40, 40, colour)
     if code == "P":  # white dragon: an empty blue frame
-        return '<rect x="12" y="14" width="36" height="50" rx="3" fill="none" stroke="#1f5fa8" stroke-width="4"/>'
+        return (
+            '<rect x="12" y="14" width="36" height="50" rx="3" fill="none" '
+            'stroke="#1f5fa8" stroke-width="4"/>'
+        )
     rank, suit = int(code[0]), code[1]
     if suit == "m":
         return _text(NUMERALS[rank - 1], 30, 22, 26, "#1b2a4a") + _text("萬", 30, 56, 30, "#c62828")

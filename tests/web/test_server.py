@@ -1,0 +1,98 @@
+"""The page server, the tile sprite and the vendored MQTT.js (no browser needed)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from tilesight.cli import main
+from tilesight.web.server import WEB_DIR, WebServer, page_url, websockets_listener
+from tilesight.web.tiles import SPRITE, sprite, tile_codes
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[WebServer]:
+    with WebServer(defaults={"broker": "ws://example:9001", "table": "T9"}) as running:
+        yield running
+
+
+def get(url: str) -> tuple[int, str, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as reply:
+            return reply.status, reply.headers.get("Content-Type", ""), reply.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Content-Type", ""), exc.read()
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/overlay.html", "text/html"),
+        ("/referee.html", "text/html"),
+        ("/common.js", "javascript"),
+        ("/vendor/mqtt.min.js", "javascript"),
+        ("/tiles.svg", "image/svg+xml"),
+        ("/overlay.css?v=1", "text/css"),
+    ],
+)
+def test_pages_are_served(server: WebServer, path: str, kind: str) -> None:
+    status, content_type, body = get(server.url + path)
+    assert status == 200 and kind in content_type and body
+
+
+@pytest.mark.parametrize(
+    "path", ["/server.py", "/../../pyproject.toml", "/%2e%2e/cli.py", "/vendor/", "/nope.html"]
+)
+def test_only_page_files_are_served(server: WebServer, path: str) -> None:
+    status, _, body = get(server.url + path)
+    assert status == 404 and b"import" not in body
+
+
+def test_defaults_tell_pages_where_the_broker_is(server: WebServer) -> None:
+    status, content_type, body = get(server.url + "/defaults.json")
+    assert status == 200 and "json" in content_type
+    assert json.loads(body) == {"broker": "ws://example:9001", "table": "T9"}
+
+
+def test_page_urls_and_listener_lines() -> None:
+    url = page_url("http://h:8080/", "overlay.html", {"table": "T1", "names": "A,B", "x": ""})
+    assert url == "http://h:8080/overlay.html?table=T1&names=A%2CB"
+    with pytest.raises(ValueError, match=r"'admin\.html'"):
+        page_url("http://h", "admin.html", {})
+    assert websockets_listener(9001) == "listener 9001\nprotocol websockets\n"
+    assert websockets_listener(9001, "0.0.0.0").startswith("listener 9001 0.0.0.0\n")
+
+
+def test_the_committed_sprite_matches_its_generator() -> None:
+    text = SPRITE.read_text(encoding="utf-8")
+    assert text == sprite(), "run: python -m tilesight.web.tiles"
+    ids = re.findall(r'<symbol id="t-([^"]+)"', text)
+    assert ids == [*tile_codes(), "back"] and len(ids) == 43
+    codes_js = (WEB_DIR / "common.js").read_text(encoding="utf-8")
+    assert "TILE_CODES" in codes_js  # the pages' list of faces: 34 kinds + 8 flowers
+    assert len(set(tile_codes())) == 42
+
+
+def test_vendored_mqtt_js_is_the_recorded_release() -> None:
+    readme = (WEB_DIR / "vendor" / "README.md").read_text(encoding="utf-8")
+    recorded = re.search(r"sha256 of `mqtt.min.js`: `([0-9a-f]{64})`", readme)
+    assert recorded is not None
+    body = (WEB_DIR / "vendor" / "mqtt.min.js").read_bytes()
+    assert hashlib.sha256(body).hexdigest() == recorded.group(1)
+    assert (WEB_DIR / "vendor" / "mqtt-LICENSE.txt").read_text().startswith("The MIT License")
+
+
+def test_web_command_serves_and_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["web", "--port", "0", "--duration", "0.2", "--table", "T7"]) == 0
+    out = capsys.readouterr().out
+    assert "/overlay.html?table=T7" in out and "/referee.html" in out
+    assert main(["web", "--broker", "mqtt://h:1883", "--duration", "0"]) == 2
+    assert "ws:// or wss://" in capsys.readouterr().err
+    assert main(["web", "--table", "T/1", "--duration", "0"]) == 2
+    assert "'T/1'" in capsys.readouterr().err
