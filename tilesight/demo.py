@@ -27,16 +27,11 @@ from engine.procedures import find_procedure
 from tilesight.broker import MosquittoBroker
 from tilesight.config import MqttEndpoint, parse_mqtt_url
 from tilesight.outbox import Outbox
-from tilesight.pipeline import (
-    TableBridge,
-    TableEngine,
-    demo_hands,
-    discard_limit,
-    emulated_table,
-)
+from tilesight.pipeline import TableEngine, demo_hands, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
+from tilesight.table_bridge import TableBridge, emulated_table
 from tilesight.topics import TableTopics
 
 log = logging.getLogger("tilesight.demo")

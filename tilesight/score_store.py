@@ -27,14 +27,17 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (tournament, table_id, epoch, seq)
 );
 CREATE TABLE IF NOT EXISTS hands (
-    event_id TEXT PRIMARY KEY,
     tournament TEXT NOT NULL,
     table_id TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
     hand_number INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    event_id TEXT NOT NULL,
     result TEXT NOT NULL,
     winners TEXT NOT NULL,
     deltas TEXT NOT NULL,
-    scores TEXT NOT NULL
+    scores TEXT NOT NULL,
+    PRIMARY KEY (tournament, table_id, epoch, hand_number)
 );
 """
 
@@ -82,24 +85,35 @@ class ScoreStore:
                 )
                 fresh = cur.rowcount == 1
                 if fresh and event["type"] == "hand_ended":
-                    self._db.execute(
-                        "INSERT OR IGNORE INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            event["event_id"],
-                            tournament,
-                            event["table"],
-                            int(event["hand_number"]),
-                            str(event["result"]),
-                            json.dumps(event.get("winners", [])),
-                            json.dumps(event["deltas"]),
-                            json.dumps(event.get("scores", [])),
-                        ),
-                    )
+                    self._store_hand(tournament, event)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return fresh
+
+    def _store_hand(self, tournament: str, event: dict[str, Any]) -> None:
+        """One row per hand; a later ``hand_ended`` of the same hand (after a correction)
+        replaces the earlier one, whatever order they arrive in."""
+        self._db.execute(
+            "INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (tournament, table_id, epoch, hand_number) DO UPDATE SET"
+            " seq = excluded.seq, event_id = excluded.event_id, result = excluded.result,"
+            " winners = excluded.winners, deltas = excluded.deltas, scores = excluded.scores"
+            " WHERE excluded.seq > hands.seq",
+            (
+                tournament,
+                event["table"],
+                int(event["epoch"]),
+                int(event["hand_number"]),
+                int(event["seq"]),
+                event["event_id"],
+                str(event["result"]),
+                json.dumps(event.get("winners", [])),
+                json.dumps(event["deltas"]),
+                json.dumps(event.get("scores", [])),
+            ),
+        )
 
     def seqs(self, tournament: str, table: str, epoch: int) -> list[int]:
         with self._lock:
@@ -127,7 +141,7 @@ class ScoreStore:
         with self._lock:
             rows = self._db.execute(
                 "SELECT table_id, hand_number, result, winners, deltas, scores FROM hands"
-                " WHERE tournament=? ORDER BY table_id, hand_number",
+                " WHERE tournament=? ORDER BY table_id, epoch, hand_number",
                 (tournament,),
             ).fetchall()
         return [

@@ -127,3 +127,38 @@ def test_outbox_survives_restart_and_refuses_duplicates(tmp_path: Path):
     assert [r.seq for r in reopened.between("T1", 1, 2, 9)] == [2, 3]
     assert reopened.counts() == (3, 2)
     reopened.close()
+
+
+def _hand_dict(seq: int, hand: int, deltas: list[int], epoch: int = 1) -> dict:
+    return {
+        "schema": "tilesight.event/1",
+        "type": "hand_ended",
+        "event_id": f"e{epoch}-{seq}",
+        "table": "T1",
+        "epoch": epoch,
+        "seq": seq,
+        "timestamp": 1.0,
+        "hand_number": hand,
+        "result": "win",
+        "winners": [deltas.index(max(deltas))],
+        "deltas": deltas,
+        "penalties": [0, 0, 0, 0],
+        "scores": deltas,
+    }
+
+
+def test_score_store_is_idempotent_and_takes_the_latest_result_of_a_hand():
+    from tilesight.score_store import ScoreStore, standings_csv
+
+    store = ScoreStore(":memory:")
+    first = _hand_dict(5, 1, [24, -8, -8, -8])
+    corrected = _hand_dict(9, 1, [-8, 24, -8, -8])  # the same hand after a correction
+    assert store.store("cup", corrected)
+    assert store.store("cup", first)  # arrives late: stored as an event, not as the result
+    assert not store.store("cup", first)  # a duplicate changes nothing
+    assert store.store("cup", _hand_dict(3, 1, [30, -10, -10, -10], epoch=2))  # new epoch
+    assert store.event_count("cup") == 3
+    points = {s.seat: s.points for s in store.standings("cup")}
+    assert points == {0: 22, 1: 14, 2: -18, 3: -18}
+    assert sum(points.values()) == 0
+    assert standings_csv(store.standings("cup")).splitlines()[1] == "1,T1,0,2,1,22"

@@ -40,16 +40,12 @@ def run_table(config: ServiceConfig) -> int:
     import logging
 
     from engine.procedures import find_procedure
+    from tilesight.camera_feed import CameraFeed
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import (
-        CameraFeed,
-        TableBridge,
-        TableEngine,
-        discard_limit,
-        input_workers,
-    )
+    from tilesight.pipeline import TableEngine, discard_limit, input_workers
     from tilesight.service import TableService
     from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
+    from tilesight.table_bridge import TableBridge
     from tilesight.topics import TableTopics
 
     setup_logging(config.log_level)

@@ -1,0 +1,88 @@
+"""Overhead cameras (vision) coupled to the service: frames in, engine actions out.
+
+OpenCV and onnxruntime are imported only inside the worker, when a camera is configured.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine import actions as act
+
+if TYPE_CHECKING:
+    from tilesight.config import CameraConfig, ServiceConfig
+    from tilesight.service import TableService
+    from tilesight.supervisor import Work
+
+log = logging.getLogger("tilesight.camera")
+
+
+class CameraFeed:
+    """Overhead camera frames -> vision (detector, stabiliser) -> engine actions.
+
+    The camera sees discards, melds and revealed hands, not draws or concealed tiles, so the
+    engine runs in partial-information mode (``vision.engine_bridge``). A new hand starts when
+    the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table.
+    """
+
+    def __init__(self, config: ServiceConfig, service: TableService) -> None:
+        from vision.engine_bridge import ActionBridge  # noqa: PLC0415 - vision is optional
+
+        self.config = config
+        self.service = service
+        self.actions = ActionBridge()
+        self.frames = 0
+
+    def new_hand(self, dice: tuple[int, ...]) -> None:
+        dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
+        start, *deals = self.actions.start(dealer=dealer)
+        assert isinstance(start, act.HandStart)
+        for action in (replace(start, dice=dice), *deals):
+            self.service.apply(action)
+
+    def worker(self, camera: CameraConfig) -> Work:
+        def work(stop: threading.Event) -> None:
+            # heavy imports (OpenCV, onnxruntime) only when a camera is configured
+            from vision.calibration import Calibration  # noqa: PLC0415
+            from vision.capture import Source, frames  # noqa: PLC0415
+            from vision.reader import TableReader  # noqa: PLC0415
+            from vision.stabiliser import Stabiliser  # noqa: PLC0415
+
+            if self.config.calibration.path is None:
+                raise ValueError("an overhead camera needs [calibration] path")
+            reader = TableReader(
+                _detector(self.config),
+                Calibration.load(self.config.calibration.path),
+                Stabiliser(confirm_frames=self.config.detector.stable_frames),
+            )
+            period = 1.0 / camera.fps
+            next_due = 0.0
+            for _number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
+                if time.monotonic() < next_due:
+                    continue  # drop frames beyond the configured rate
+                next_due = time.monotonic() + period
+                self.frames += 1
+                for event in reader.process(image):
+                    for action in self.actions.actions(event):
+                        self.service.apply(action)
+            if not stop.is_set():
+                raise ConnectionError(f"camera {camera.source!r}: the stream ended")
+
+        return work
+
+
+def _detector(config: ServiceConfig) -> Any:
+    from vision.detector import Detector, OnnxBoxes, UltralyticsBoxes  # noqa: PLC0415
+
+    options = config.detector
+    if options.backend == "ultralytics":
+        if options.model is None:
+            raise ValueError("detector backend 'ultralytics' needs [detector] model")
+        return Detector(boxes=UltralyticsBoxes(options.model, threshold=options.confidence))
+    if options.model is not None:
+        return Detector(boxes=OnnxBoxes(options.model, threshold=options.confidence))
+    return Detector(boxes=OnnxBoxes(threshold=options.confidence))
