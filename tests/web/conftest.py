@@ -29,7 +29,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TOURNAMENT = "cup"
-ACCOUNTS = {"T1": "t1-pw", "T2": "t2-pw", "overlay": "ov-pw", "referee": "ref-pw"}
+ACCOUNTS = {
+    "T1": "t1-pw",
+    "T2": "t2-pw",
+    "T3": "t3-pw",
+    "overlay": "ov-pw",
+    "overlay-delayed": "ovd-pw",
+    "referee": "ref-pw",
+}
 
 
 def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
@@ -114,7 +121,7 @@ def page_factory(browser: Any) -> Iterator[Callable[..., Any]]:
 
 @contextlib.contextmanager
 def table_service(
-    broker: MosquittoBroker, table: str, workdir: Path, *, seed: int = 2
+    broker: MosquittoBroker, table: str, workdir: Path, *, seed: int = 2, delay_s: float = 0.0
 ) -> Iterator[Any]:
     """A real :class:`TableService` on the real engine (WSOM procedure, MCR rules)."""
     from tilesight.config import parse_mqtt_url
@@ -132,6 +139,7 @@ def table_service(
         client_id=f"web-test-{table}",
         will_delay_s=1,
         discard_limit_s=discard_limit("wsom"),
+        broadcast_delay_s=delay_s,
     )
     service.start()
     try:

@@ -9,6 +9,8 @@ killed and restarted mid-hand, and the win card must list the scorer's fans and 
 from __future__ import annotations
 
 import json
+import re
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -84,11 +86,13 @@ def expected_view(snapshot: dict[str, Any], seq: int) -> dict[str, Any]:
     }
 
 
-def overlay_url(web: Any, broker: MosquittoBroker, table: str, **extra: str) -> str:
+def overlay_url(
+    web: Any, broker: MosquittoBroker, table: str, account: str = "overlay", **extra: str
+) -> str:
     params = {
         "broker": ws_url(broker),
-        "username": "overlay",
-        "password": ACCOUNTS["overlay"],
+        "username": account,
+        "password": ACCOUNTS[account],
         "tournament": TOURNAMENT,
         "table": table,
         **extra,
@@ -128,6 +132,9 @@ def test_overlay_follows_a_full_hand(
             for page in pages:
                 wait_for_seq(page, seq)
                 assert page.evaluate(VIEW_JS) == expected, f"after action {i}: {action}"
+            turn = expected["seats"].index(next(s for s in expected["seats"] if s["turn"]))
+            clock = first.text_content(f"#seat-{turn} .timer") or ""
+            assert re.fullmatch(r"\+?\d+s", clock), clock  # the discard clock runs locally
             checked += 1
         assert checked == len(discards) and len(pages) == 2
         assert win is not None and win.score is not None
@@ -224,3 +231,27 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
     assert page.evaluate("window.__xss === undefined")
     assert "false_win" not in (page.text_content("body") or "")
     assert "Washout" in (page.text_content("#notice") or "")
+
+
+def test_a_delayed_overlay_lags_the_table(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    """source=delayed reads the service's delayed/ copies (overlay-delayed account); delay=N
+    holds messages back in the page itself."""
+    delay = 1.5
+    actions = next(demo_hands("wsom", 2, 1)).actions
+    with table_service(broker, "T3", tmp_path, delay_s=delay) as service:
+        broker_delayed = page_factory(
+            overlay_url(web, broker, "T3", "overlay-delayed", source="delayed")
+        )
+        page_delayed = page_factory(overlay_url(web, broker, "T3", delay=str(delay)))
+        for action in actions[:12]:
+            service.apply(replace(action, at=None))
+        applied = time.monotonic()
+        seq = service.engine.position[1]
+        for page in (broker_delayed, page_delayed):
+            assert int(page.get_attribute("body", "data-seq") or "-1") < seq
+        for page in (broker_delayed, page_delayed):
+            wait_for_seq(page, seq)
+            assert time.monotonic() - applied > delay * 0.8
+            assert page.evaluate(VIEW_JS) == expected_view(service.engine.snapshot(), seq)
