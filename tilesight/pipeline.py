@@ -101,6 +101,7 @@ def state_payload(
     tournament: str,
     table: str,
     links: dict[str, str],
+    link_detail: dict[str, str] | None = None,
     turn_since: float | None,
     discard_limit_s: float | None,
 ) -> dict[str, Any]:
@@ -120,6 +121,7 @@ def state_payload(
         "seq": seq,
         "updated": time.time(),
         "links": dict(links),
+        "link_detail": dict(link_detail or {}),
         "timer": {
             "turn": hand.get("turn"),
             "since": turn_since,

@@ -63,6 +63,7 @@ class TableService:
         self.table_control = table_control
         self.on_events = on_events
         self.links: dict[str, str] = {"table": "absent", "camera": "absent"}
+        self.link_detail: dict[str, str] = {}
         self.discard_limit_s = discard_limit_s
         self._turn_since: float | None = None
         self._engine_lock = threading.Lock()
@@ -112,9 +113,15 @@ class TableService:
         return fresh
 
     def set_link(self, name: str, status: str) -> None:
-        """Camera/table link status shown in the retained state ("online", "offline", ...)."""
+        """A camera/table link's status for the retained state: ``links`` holds one word
+        (online, offline, stopped...; pages compare it), ``link_detail`` the reason, if any."""
+        word, _, detail = status.partition(":")
         with self._engine_lock:
-            self.links[name] = status
+            self.links[name] = word.strip()
+            if detail.strip():
+                self.link_detail[name] = detail.strip()
+            else:
+                self.link_detail.pop(name, None)
             self._publish_state()
 
     def _store_and_publish(self, events: list[Event]) -> list[Event]:
@@ -136,6 +143,7 @@ class TableService:
                 tournament=self.topics.tournament,
                 table=self.topics.table,
                 links=self.links,
+                link_detail=self.link_detail,
                 turn_since=self._turn_since,
                 discard_limit_s=self.discard_limit_s,
             )

@@ -68,12 +68,18 @@ class TableBridge:
                 if len(self._rolls) == self.rolls_needed:
                     self.on_dice(tuple(self._rolls))
                     self._rolls = []
-            elif isinstance(record, RefereeAlert) and record.severity != "info":
-                self.service.apply(act.TableFault(code=record.kind, detail=record.message))
             elif isinstance(record, RefereeAlert):
-                self.service.set_link("table", record.kind.removeprefix("table_"))
+                self._alert(record)
             elif isinstance(record, TableState):
                 self.service.set_link("table_state", record.state)
+
+    def _alert(self, alert: RefereeAlert) -> None:
+        if alert.kind == "table_offline":
+            self.service.set_link("table", f"offline: {alert.message}")
+        elif alert.kind == "table_online":
+            self.service.set_link("table", "online")
+        if alert.severity != "info":  # jam, short side, reset, link lost: the referee must act
+            self.service.apply(act.TableFault(code=alert.kind, detail=alert.message))
 
     def control(self, verb: str) -> dict[str, Any]:
         """The service's ``TableControl``: shuffle, raise, clear_error on the live driver."""

@@ -86,12 +86,14 @@ def test_camera_worker_reads_frames_and_is_supervised(
         with Probe(broker.url, "cam-probe") as probe:
             probe.subscribe("tilesight/v1/cup/T09/state")
             wait_until(lambda: supervisor.restarts("camera") >= 2, 60, "two reopened streams")
-            links = [json.loads(m.payload)["links"]["camera"] for m in probe.on("/state")]
+            states = [json.loads(m.payload) for m in probe.on("/state")]
     finally:
         supervisor.stop()
         service.stop()
     assert feed.frames >= 8  # every frame of the file, read twice
-    assert "online" in links
-    assert any("the stream ended" in link for link in links), links
+    links = [state["links"]["camera"] for state in states]
+    assert "online" in links and "offline" in links, links
+    details = [state["link_detail"].get("camera", "") for state in states]
+    assert any("the stream ended" in detail for detail in details), details
     hand = service.engine.snapshot()["hand"]
     assert hand is not None and all(s["concealed_count"] == 13 for s in hand["seats"][1:])

@@ -69,6 +69,14 @@ def test_run_drives_the_table_survives_a_pulled_cable_and_stops_on_sigterm(
                 20,
                 "the table_offline alert",
             )
+            wait_until(
+                lambda: any(
+                    json.loads(m.payload)["links"]["table"] == "offline"
+                    for m in probe.on("/T05/state")
+                ),
+                10,
+                "table link offline",
+            )
             wait_until(emulator.connected.is_set, 10, "the cable back")
             probe.command(
                 "tilesight/v1/hall/T05/cmd/shuffle", b"{}", reply_to=REPLY, correlation=b"c2"

@@ -102,7 +102,16 @@ STATE = {
         "epoch": {"type": "integer"},
         "seq": {"type": "integer", "description": "seq of the last event reflected"},
         "updated": {"type": "number"},
-        "links": {"type": "object", "additionalProperties": {"type": "string"}},
+        "links": {
+            "type": "object",
+            "description": "table, camera, table_state: online, offline, absent, stopped, ...",
+            "additionalProperties": {"type": "string"},
+        },
+        "link_detail": {
+            "type": "object",
+            "description": "why a link is offline",
+            "additionalProperties": {"type": "string"},
+        },
         "timer": {
             "type": "object",
             "properties": {
