@@ -132,9 +132,8 @@ def no_honors(ctx: WinContext) -> Hit:
 
 def _wait(ctx: WinContext) -> str | None:
     """Edge, closed or single wait - only when the hand waited on this one tile."""
-    if not ctx.unique_wait:
-        return None
-    return next((w for w in (EDGE, CLOSED, SINGLE) if w in ctx.positions), None)
+    wait = next((w for w in (EDGE, CLOSED, SINGLE) if w in ctx.positions), None)
+    return wait if wait is not None and ctx.unique_wait else None
 
 
 @pattern(77, "Edge Wait", "独听・边张", 1)

@@ -90,7 +90,7 @@ def mcr_is_win(concealed: Counts, melds: Sequence[TileSet]) -> bool:
         return False
     if has_split(concealed, 4 - len(melds)):
         return True
-    distinct = sum(1 for n in concealed if n)
+    distinct = 34 - concealed.count(0)
     if len(melds) <= 1 and distinct >= 9:
         for tiles in KNITTED_TILES:
             if all(concealed[i] for i in tiles):

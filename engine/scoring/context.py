@@ -1,12 +1,13 @@
 """One immutable win context per arrangement of a declared win: what every pattern predicate reads.
 
-:func:`build_contexts` checks the request (tile count, copies, flowers), finds the hand's waits,
-and builds a :class:`WinContext` for each arrangement the rule set's ``arrange`` function
-returns. Facts that follow from the tiles alone are normalised here, the same for every rule
-set: a pung the winning discard completed counts as exposed unless the tile can sit in a
-concealed chow instead; a last-of-kind flag is dropped when the winner holds the tile and set
-when its own exposed melds show the other three; robbing a kong needs a tile the winner lacks;
-a kong-replacement win is self-drawn and needs a kong.
+:func:`build_contexts` checks the request (tile count, copies, flowers) and builds a
+:class:`WinContext` for each arrangement the rule set's ``arrange`` function returns; the hand's
+waits are searched on first use (``ctx.waits``), once per request. Facts that follow from the
+tiles alone are normalised here, the same for every rule set: a pung the winning discard
+completed counts as exposed unless the tile can sit in a concealed chow instead; a last-of-kind
+flag is dropped when the winner holds the tile and set when its own exposed melds show the other
+three; robbing a kong needs a tile the winner lacks; a kong-replacement win is self-drawn and
+needs a kong.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ class WinContext:
     counts: Counts  # every tile of the hand, winning tile and all four of each kong included
     kinds: tuple[int, ...]  # dense indices of the kinds present in the hand
     concealed: Counts  # concealed tiles (winning tile included), declared melds excluded
-    waits: frozenset[int]  # kinds that would have completed the hand before the win
     positions: frozenset[str]  # how the winning tile sits in this arrangement (EDGE, CLOSED ...)
     self_drawn: bool = False
     seat_wind: Wind = Wind.EAST
@@ -57,6 +57,9 @@ class WinContext:
     robbing_kong: bool = False
     extras: Mapping[str, Any] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    find_waits: Callable[[], frozenset[int]] = field(
+        default=frozenset, compare=False, hash=False, repr=False
+    )
 
     @property
     def shape(self) -> str:
@@ -94,6 +97,11 @@ class WinContext:
         return pairs[0] if len(pairs) == 1 else None
 
     @property
+    def waits(self) -> frozenset[int]:
+        """Kinds that would have completed the hand before the win (found on first use)."""
+        return self.find_waits()
+
+    @property
     def unique_wait(self) -> bool:
         return len(self.waits) == 1
 
@@ -120,37 +128,48 @@ def build_contexts(
     that would complete the shape counts, as in the PyMahjongGB reference calculator.
     """
     hand = request.hand
-    text = str(hand)
     win = request.win_tile
     if win.is_flower or any(t.is_flower for t in hand.concealed):
-        raise HandError(f"flowers are not part of a hand; count them with flowers=N ({text!r})")
+        raise HandError(
+            f"flowers are not part of a hand; count them with flowers=N ({str(hand)!r})"
+        )
     if request.flowers < 0 or request.flowers > 8:
         raise HandError(f"flowers must be 0-8, got {request.flowers}")
     size = len(hand.concealed) + 1 + 3 * len(hand.melds)
     if size != 14:
         raise HandError(
             f"a winning hand needs 14 tiles (kongs counting 3), got {size}: "
-            f"{text!r} + winning tile {win}"
+            f"{str(hand)!r} + winning tile {win}"
         )
     excess = excess_copies((*hand.all_tiles(), win))
     if excess:
         worst = ", ".join(f"{n} copies of {t}" for t, n in sorted(excess.items()))
-        raise HandError(f"impossible hand: {worst} in {text!r} + {win}")
+        raise HandError(f"impossible hand: {worst} in {str(hand)!r} + {win}")
     melds = tuple(meld_set(m) for m in hand.melds)
     before = counts_of(hand.concealed)
     concealed = _plus(before, win.index)
     arrangements = arrange(concealed, melds)
     if not arrangements:
-        raise HandError(f"not a winning hand: {text!r} + winning tile {win}")
+        raise HandError(f"not a winning hand: {str(hand)!r} + winning tile {win}")
     counts = counts_of((*hand.all_tiles(), win))
     meld_copies = counts_of(t for m in hand.melds for t in m.tiles)
     flags = _normalised_flags(request, before, meld_copies, melds)
     wins = is_win or (lambda c, m: bool(arrange(c, m)))
-    waits = frozenset(
-        t
-        for t in range(34)
-        if (before[t] + meld_copies[t] < 4 or not live_waits_only) and wins(_plus(before, t), melds)
-    )
+    found: list[frozenset[int]] = []
+
+    def find_waits() -> frozenset[int]:
+        """The search over all 34 tiles runs once per request, and only if a pattern asks."""
+        if not found:
+            found.append(
+                frozenset(
+                    t
+                    for t in range(34)
+                    if (before[t] + meld_copies[t] < 4 or not live_waits_only)
+                    and wins(_plus(before, t), melds)
+                )
+            )
+        return found[0]
+
     return tuple(
         WinContext(
             arrangement=_mark_discard_pung(a, win.index, flags.self_drawn),
@@ -158,7 +177,7 @@ def build_contexts(
             counts=counts,
             kinds=tuple(i for i, n in enumerate(counts) if n),
             concealed=concealed,
-            waits=waits,
+            find_waits=find_waits,
             positions=_positions(a, win.index),
             seat_wind=request.seat_wind,
             prevalent_wind=request.prevalent_wind,
