@@ -174,8 +174,8 @@ def _play(
         )
 
 
-def _printer(out: TextIO) -> Callable[[str], None]:
-    def write(line: str) -> None:  # called on the driver's thread: one write per line
+def _printer(out: TextIO) -> Callable[[int, str], None]:
+    def write(_level: int, line: str) -> None:  # on the driver's thread: one write per line
         out.write(f"      {line}\n")
         out.flush()
 

@@ -174,6 +174,10 @@ class TableService:
             except Exception as exc:  # a command must never take the service down
                 log.exception("command %s failed", command.verb)
                 reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
+            if reply["ok"]:
+                log.info("command %s done", command.verb)
+            else:
+                log.warning("command %s failed: %s", command.verb, reply["error"])
             self.link.reply(command, reply)
 
     def _execute(self, command: CommandMessage) -> dict[str, Any]:

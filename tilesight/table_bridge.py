@@ -8,6 +8,7 @@ changes update the retained state. :func:`emulated_table` serves the demo and te
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ class TableBridge:
         *,
         tile_count: int = 136,
         east_side: int = 1,
-        on_record: Callable[[str], None] | None = None,
+        on_record: Callable[[int, str], None] | None = None,
     ) -> None:
         self.service = service
         self.tile_count = tile_count
@@ -60,7 +61,7 @@ class TableBridge:
     def notice(self, notice: Notice) -> None:
         for record in self.link.records(notice):
             if self.on_record is not None:
-                self.on_record(describe_record(record))
+                self.on_record(*describe_record(record))
             if isinstance(record, WallsBuilt):
                 self._rolls = []
             elif isinstance(record, WallBreak) and self.on_dice is not None:
@@ -121,14 +122,18 @@ class TableBridge:
         return work
 
 
-def describe_record(record: LinkRecord) -> str:
+def describe_record(record: LinkRecord) -> tuple[int, str]:
+    """A logging level and one readable line for a table record."""
     if isinstance(record, WallBreak):
-        return f"table rolled {'+'.join(map(str, record.dice))} = {record.total}"
+        return logging.INFO, f"table rolled {'+'.join(map(str, record.dice))} = {record.total}"
     if isinstance(record, WallsBuilt):
-        return f"table built the walls: {'/'.join(map(str, record.side_counts))} tiles"
+        counts = "/".join(map(str, record.side_counts))
+        return logging.INFO, f"table built the walls: {counts} tiles"
     if isinstance(record, TableState):
-        return f"table {record.previous or '?'} -> {record.state}"
-    return f"table alert {record.kind}: {record.message}"
+        return logging.INFO, f"table {record.previous or '?'} -> {record.state}"
+    level = logging.INFO if record.severity == "info" else logging.WARNING
+    action = f" ({record.recovery})" if record.recovery not in ("", "none") else ""
+    return level, f"table alert {record.kind}: {record.message}{action}"
 
 
 @contextlib.contextmanager

@@ -70,7 +70,7 @@ def run_table(config: ServiceConfig) -> int:
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
     )
     procedure = find_procedure(config.procedure)
-    bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.info)
+    bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.log)
     bridge.rolls_needed = procedure.rolls_needed
     service.table_control = bridge.control
     feed = CameraFeed(config, service) if config.cameras else None
