@@ -105,11 +105,12 @@ def page_factory(browser: Any) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
 
     def open_page(url: str) -> Any:
-        context = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: _csp_error(msg, errors))
         page.goto(url)
         return page
 
@@ -117,6 +118,18 @@ def page_factory(browser: Any) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def _csp_error(message: Any, errors: list[str]) -> None:
+    """The pages run under their own Content-Security-Policy: a violation is a bug."""
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
+
+
+def wait_js(page: Any, expression: str, timeout: float = 10.0) -> Any:
+    """Poll ``expression`` in the page until truthy (wait_for_function would need unsafe-eval,
+    which the pages' CSP forbids)."""
+    return wait_until(lambda: page.evaluate(expression), timeout, expression)
 
 
 @contextlib.contextmanager

@@ -25,6 +25,7 @@ from tests.web.conftest import (
     ARTIFACTS,
     TOURNAMENT,
     table_service,
+    wait_js,
     ws_url,
 )
 from tilesight.broker import MosquittoBroker
@@ -101,9 +102,7 @@ def overlay_url(
 
 
 def wait_for_seq(page: Any, seq: int, timeout_s: float = 15.0) -> None:
-    page.wait_for_function(
-        f"Number(document.body.dataset.seq) >= {seq}", timeout=timeout_s * 1000, polling=20
-    )
+    wait_js(page, f"Number(document.body.dataset.seq) >= {seq}", timeout_s)
 
 
 def test_overlay_follows_a_full_hand(

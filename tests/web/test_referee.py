@@ -16,7 +16,15 @@ import pytest
 from engine.actions import TableFault, Win
 from engine.notation import parse_tiles
 from engine.table_events import TileDiscarded, ViolationRaised
-from tests.web.conftest import ACCOUNTS, ARTIFACTS, TOURNAMENT, table_service, wait_until, ws_url
+from tests.web.conftest import (
+    ACCOUNTS,
+    ARTIFACTS,
+    TOURNAMENT,
+    table_service,
+    wait_js,
+    wait_until,
+    ws_url,
+)
 from tilesight.broker import MosquittoBroker
 from tilesight.pipeline import demo_hands
 
@@ -43,7 +51,7 @@ def log_in(page: Any, broker: MosquittoBroker) -> None:
 def response(page: Any, verb: str, index: int = 0) -> tuple[str, str]:
     """(ok flag, text) of the ``index``-th newest answered command ``verb``."""
     selector = f"#responses li.command[data-verb='{verb}']:not(.pending)"
-    page.wait_for_function(f'document.querySelectorAll("{selector}").length > {index}')
+    wait_js(page, f'document.querySelectorAll("{selector}").length > {index}')
     item = page.locator(selector).nth(index)
     return item.get_attribute("data-ok") or "", item.locator(".response").text_content() or ""
 
@@ -124,6 +132,6 @@ def test_a_wrong_password_is_refused(broker: MosquittoBroker, web: Any, page_fac
     page.fill("#username", "referee")
     page.fill("#password", "wrong")
     page.click("#connect")
-    page.wait_for_function("document.getElementById('conn').textContent.includes('error')")
+    wait_js(page, "document.getElementById('conn').textContent.includes('error')")
     assert page.get_attribute("body", "data-connected") == "0"
     assert page.is_hidden("#console")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tilesight.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
 from tilesight.cli import main
 from tilesight.web.server import WEB_DIR, WebServer, page_url, websockets_listener
 from tilesight.web.tiles import SPRITE, sprite, tile_codes
@@ -96,3 +97,13 @@ def test_web_command_serves_and_rejects_bad_options(capsys: pytest.CaptureFixtur
     assert "ws:// or wss://" in capsys.readouterr().err
     assert main(["web", "--table", "T/1", "--duration", "0"]) == 2
     assert "'T/1'" in capsys.readouterr().err
+
+
+def test_mosquitto_can_serve_the_pages_itself() -> None:
+    """A venue may use Mosquitto's http_dir on the WebSockets listener instead of tilesight web."""
+    if find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed")
+    with MosquittoBroker(ws_port=free_port(), extra_config=f"http_dir {WEB_DIR}") as broker:
+        assert broker.ws_port and wait_for_port("127.0.0.1", broker.ws_port, 5)
+        status, _, body = get(f"http://127.0.0.1:{broker.ws_port}/overlay.html")
+    assert status == 200 and b"overlay.js" in body
