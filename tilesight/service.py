@@ -70,7 +70,8 @@ class TableService:
         self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self.stored = 0
-        self.executed: list[str] = []
+        self.executed: list[str] = []  # verbs run, in order (for tests and the log)
+        self.replies: list[dict[str, Any]] = []
         self.link = TableLink(
             endpoint,
             topics,
@@ -174,6 +175,7 @@ class TableService:
             except Exception as exc:  # a command must never take the service down
                 log.exception("command %s failed", command.verb)
                 reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
+            self.replies.append(reply)
             if reply["ok"]:
                 log.info("command %s done", command.verb)
             else:
