@@ -133,11 +133,12 @@ def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) 
         with torch.no_grad():
             accuracy = float((net(vx).argmax(1) == vy).float().mean())
         print(
-            f"classifier epoch {epoch + 1}/{epochs}: loss {float(loss):.3f} "
+            f"classifier epoch {epoch + 1}/{epochs}: loss {float(loss.detach()):.3f} "
             f"val crop accuracy {accuracy:.4f} ({len(x)} training crops)",
             flush=True,
         )
         export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
+        torch.save(net.state_dict(), out / "classifier.pt")
         net.train()
     return accuracy
 

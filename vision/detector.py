@@ -77,21 +77,27 @@ class OnnxBoxes:
 
     def __init__(self, path: Path = WEIGHTS / "detector.onnx", threshold: float = 0.3) -> None:
         self.session = _session(path)
-        self.input = self.session.get_inputs()[0].name
+        model_input = self.session.get_inputs()[0]
+        self.input = model_input.name
+        size = model_input.shape[-1]
+        self.size = size if isinstance(size, int) else DETECT_SIZE  # the size it was exported at
         self.threshold = threshold
 
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         h, w = image.shape[:2]
-        small = cv2.resize(image, (DETECT_SIZE, DETECT_SIZE), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(image, (self.size, self.size), interpolation=cv2.INTER_AREA)
         blob = small[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
-        out = self.session.run(None, {self.input: blob})[0][0].T  # N x (4 + classes)
+        try:
+            out = self.session.run(None, {self.input: blob})[0][0].T  # N x (4 + classes)
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise DetectorError(f"detector failed on a {w}x{h} image: {exc}") from exc
         scores = out[:, 4:].max(axis=1)
         keep = scores >= self.threshold
         out, scores = out[keep], scores[keep]
         classes = out[:, 4:].argmax(axis=1)
         cx, cy, bw, bh = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
         boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
-        boxes *= np.array([w, h, w, h]) / DETECT_SIZE
+        boxes *= np.array([w, h, w, h]) / self.size
         keep_idx = nms(boxes, scores, 0.5)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
 
