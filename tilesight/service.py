@@ -9,6 +9,7 @@ while it waited is dropped, not executed.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import queue
@@ -70,8 +71,9 @@ class TableService:
         self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self.stored = 0
-        self.executed: list[str] = []  # verbs run, in order (for tests and the log)
-        self.replies: list[dict[str, Any]] = []
+        # the latest commands run and replies sent, in order (bounded: the service runs for days)
+        self.executed: collections.deque[str] = collections.deque(maxlen=1000)
+        self.replies: collections.deque[dict[str, Any]] = collections.deque(maxlen=1000)
         self.link = TableLink(
             endpoint,
             topics,

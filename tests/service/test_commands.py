@@ -58,7 +58,7 @@ def test_malformed_commands_get_an_error_response_and_change_nothing(broker: Mos
         assert any("not JSON" in r["error"] for r in replies)
         assert service.outbox.counts()[0] == before_rows
         assert service.engine.snapshot() == before_state
-        assert service.executed == []
+        assert list(service.executed) == []
     finally:
         service.stop()
 
@@ -89,7 +89,7 @@ def test_expired_command_is_not_executed(broker: MosquittoBroker):
         finally:
             again.stop()
     assert [r["result"]["alert"] for r in replies] == ["fresh"]
-    assert again.executed == ["ack"]
+    assert list(again.executed) == ["ack"]
 
 
 def test_resync_replays_stored_events_to_the_reply_topic(broker: MosquittoBroker):
@@ -140,6 +140,6 @@ def test_command_that_expires_while_queued_is_not_executed(broker: MosquittoBrok
         wait_until(lambda: service.executed, 5, "the fresh command")
     finally:
         service.stop()
-    assert service.executed == ["ack"]
+    assert list(service.executed) == ["ack"]
     assert [r["result"]["alert"] for r in service.replies] == ["b"]
     assert late.expired() and not fresh.expired()
