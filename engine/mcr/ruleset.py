@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mcr import fans_high, fans_low, fans_mid
-from engine.mcr.shapes import mcr_arrangements, mcr_is_win
+from engine.mcr.shapes import mcr_arrangements, mcr_is_win, prefer_on_tie
 from engine.rulesets import Payments, ScoreResult, WinRequest, register
 from engine.scoring.context import HandError, build_contexts
 from engine.scoring.evaluator import Pattern, evaluate
@@ -63,7 +63,7 @@ class MCRRules:
             )
         except HandError as exc:
             return ScoreResult(total=0, valid=False, error=str(exc))
-        best = evaluate(FANS, contexts)
+        best = evaluate(FANS, contexts, prefer_on_tie)
         if best is None:  # build_contexts guarantees an arrangement; kept for type safety
             return ScoreResult(total=0, valid=False, error="not a winning hand")
         if best.base < MINIMUM:

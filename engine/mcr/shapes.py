@@ -13,6 +13,7 @@ from itertools import permutations
 
 from engine.scoring.decompose import (
     HONOR_BASE,
+    STANDARD,
     Arrangement,
     Counts,
     SetKind,
@@ -23,7 +24,9 @@ from engine.scoring.decompose import (
     standard_arrangements,
     thirteen_orphans_arrangement,
 )
+from engine.scoring.evaluator import Evaluation
 
+PURE_TRIPLE_CHOW, TRIPLE_PUNG = 23, 32
 KNITTED_STRAIGHT = "knitted_straight"
 GREATER_HONORS_KNITTED = "greater_honors_knitted"
 LESSER_HONORS_KNITTED = "lesser_honors_knitted"
@@ -72,16 +75,18 @@ def honors_and_knitted_arrangement(
 
 
 def mcr_arrangements(concealed: Counts, melds: Sequence[TileSet]) -> list[Arrangement]:
-    """Every MCR reading of a win. Ties between equal totals go to the first arrangement: the
-    knitted shapes, then the standard ones, then seven pairs (as in the reference calculator)."""
+    """Every MCR reading of a win, in the reference calculator's order: the special shapes, then
+    the standard readings (ties are settled by :func:`prefer_on_tie`)."""
     out = knitted_straight_arrangements(concealed, melds)
-    for special in (honors_and_knitted_arrangement, thirteen_orphans_arrangement):
+    for special in (
+        honors_and_knitted_arrangement,
+        thirteen_orphans_arrangement,
+        seven_pairs_arrangement,
+    ):
         found = special(concealed, melds)
         if found is not None:
             out.append(found)
-    out += standard_arrangements(concealed, melds)
-    pairs = seven_pairs_arrangement(concealed, melds)
-    return out if pairs is None else [*out, pairs]
+    return out + standard_arrangements(concealed, melds)
 
 
 def mcr_is_win(concealed: Counts, melds: Sequence[TileSet]) -> bool:
@@ -107,3 +112,14 @@ def mcr_is_win(concealed: Counts, melds: Sequence[TileSet]) -> bool:
             or honors_and_knitted_arrangement(concealed, melds) is not None
         )
     )
+
+
+def prefer_on_tie(candidate: Evaluation, best: Evaluation) -> bool:
+    """Between equal totals a later reading wins when it has Pure Triple Chow or Triple Pung,
+    or when it is a standard reading of a hand that is also seven pairs (the reference
+    calculator's choice since 2022; the seed is silent on ties)."""
+    fans = {f.id for f in candidate.fans}
+    if PURE_TRIPLE_CHOW in fans or TRIPLE_PUNG in fans:
+        return True
+    ctx = candidate.context
+    return ctx.shape == STANDARD and seven_pairs_arrangement(ctx.concealed, ctx.melds) is not None

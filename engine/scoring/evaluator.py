@@ -16,7 +16,8 @@ How a rule set plugs in
 2. Give :func:`build_contexts` an ``arrange`` function (usually
    :func:`~engine.scoring.decompose.common_arrangements`, plus any shapes of your own).
 3. Call :func:`evaluate` with the patterns and the contexts; it scores every arrangement, applies
-   the exclusions and returns the highest-scoring one (ties: the first arrangement).
+   the exclusions and returns the highest-scoring one (ties: the first arrangement, unless an
+   optional ``prefer`` function of the rule set picks the later one).
 
 Exclusions are data on the pattern that is present, applied from the highest-valued pattern
 down (a pattern another one removed exerts no exclusions of its own):
@@ -122,15 +123,28 @@ class Evaluation:
         return self.total - self.bonus
 
 
-def evaluate(patterns: Sequence[Pattern], contexts: Iterable[WinContext]) -> Evaluation | None:
-    """Score every context and keep the highest total (the first one on a tie)."""
+#: A rule set's tie-break: should ``candidate`` replace ``best`` when their totals are equal?
+Prefer = Callable[["Evaluation", "Evaluation"], bool]
+
+
+def evaluate(
+    patterns: Sequence[Pattern], contexts: Iterable[WinContext], prefer: Prefer | None = None
+) -> Evaluation | None:
+    """Score every context and keep the highest total; on a tie the earlier one stays unless
+    the rule set's ``prefer`` says otherwise."""
     order = sorted(patterns, key=lambda p: -p.points)
     best: Evaluation | None = None
     for ctx in contexts:
         result = _score(patterns, order, ctx)
-        if best is None or result.total > best.total:
+        if best is None or _better(result, best, prefer):
             best = result
     return best
+
+
+def _better(candidate: Evaluation, best: Evaluation, prefer: Prefer | None) -> bool:
+    if candidate.total != best.total:
+        return candidate.total > best.total
+    return prefer is not None and prefer(candidate, best)
 
 
 def _score(patterns: Sequence[Pattern], order: Sequence[Pattern], ctx: WinContext) -> Evaluation:
