@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from engine.notation import parse_tiles
 from engine.table_events import WinDeclared
 from tests.web.conftest import (
     ACCOUNTS,
@@ -159,6 +160,13 @@ def test_overlay_follows_a_full_hand(
         for fan in win.score["fans"]
     ]
     assert fans == want and want
+    # the active fan's sets light up in the winning hand (the card steps through the fans)
+    active, lit = first.evaluate(
+        """() => [Number(document.querySelector('.win-card .fan.active').dataset.index),
+                  document.querySelectorAll('.win-card .win-hand .tile.hl').length]"""
+    )
+    active_sets = "".join(win.score["fans"][active].get("sets", []))
+    assert lit == (len(parse_tiles(active_sets)) if active_sets else 0)
     assert first.text_content(".win-card .win-total") == str(win.score["total"])
     payments = first.text_content(".win-card .payments") or ""
     assert f"each other seat pays {win.score['payments']['each_other']}" in payments
@@ -195,7 +203,7 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
                         "wind": "ESWN"[i],
                         "river": [[evil_tile]] if i == 0 else [],
                         "melds": [{"meld": "[<em>x</em>]"}] if i == 1 else [],
-                        "flowers": [],
+                        "flowers": ["1f", "<b>f</b>"] if i == 2 else [],
                     }
                     for i in range(4)
                 ],
@@ -226,6 +234,9 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
     assert page.text_content("#seat-3 .score") == "<b>4</b>"
     assert page.text_content("#wall-live .count") == "<u>9</u>"
     assert page.text_content("#seat-1 .melds .tile-text") == "[<em>x</em>]"
+    flowers = page.locator("#seat-2 .flowers .tile")
+    assert flowers.nth(0).locator("use").get_attribute("href") == "tiles.svg#t-1f"
+    assert flowers.nth(1).text_content() == "<b>f</b>"
     assert page.evaluate("document.querySelectorAll('script').length") == 3  # the page's own
     assert page.evaluate("window.__xss === undefined")
     assert "false_win" not in (page.text_content("body") or "")
