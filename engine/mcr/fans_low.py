@@ -66,7 +66,8 @@ def all_chows(ctx: WinContext) -> Hit:
 def tile_hog(ctx: WinContext) -> Hit:
     """Each kind whose four tiles are all in the hand without being a kong."""
     kongs = {k.first for k in ctx.kongs}
-    return sum(1 for i, n in enumerate(ctx.counts) if n == 4 and i not in kongs)
+    hogs = [i for i in ctx.kinds if ctx.counts[i] == 4 and i not in kongs]
+    return found(*([s for s in ctx.sets if i in s.indices] for i in hogs))
 
 
 @pattern(65, "Double Pung", "双同刻", 2)
@@ -130,25 +131,37 @@ def no_honors(ctx: WinContext) -> Hit:
     return not t.has_honors(ctx)
 
 
-def _wait(ctx: WinContext) -> str | None:
-    """Edge, closed or single wait - only when the hand waited on this one tile."""
+def _wait(ctx: WinContext, kind: str) -> Hit:
+    """Edge, closed or single wait (in that order of preference) - only when the hand waited on
+    this one tile; the set the winning tile completed is the evidence."""
     wait = next((w for w in (EDGE, CLOSED, SINGLE) if w in ctx.positions), None)
-    return wait if wait is not None and ctx.unique_wait else None
+    if wait != kind or not ctx.unique_wait:
+        return False
+    win = ctx.win_tile
+    for s in ctx.sets:
+        if s.declared or win not in s.indices:
+            continue
+        middle = s.kind is SetKind.CHOW and win == s.first + 1
+        if (kind == EDGE and s.kind is SetKind.CHOW and not middle) or (
+            (kind == CLOSED and middle) or (kind == SINGLE and s.kind is SetKind.PAIR)
+        ):
+            return found([s])
+    return True
 
 
 @pattern(77, "Edge Wait", "独听・边张", 1)
 def edge_wait(ctx: WinContext) -> Hit:
-    return _wait(ctx) == EDGE
+    return _wait(ctx, EDGE)
 
 
 @pattern(78, "Closed Wait", "独听・嵌张", 1)
 def closed_wait(ctx: WinContext) -> Hit:
-    return _wait(ctx) == CLOSED
+    return _wait(ctx, CLOSED)
 
 
 @pattern(79, "Single Wait", "独听・单钓", 1)
 def single_wait(ctx: WinContext) -> Hit:
-    return _wait(ctx) == SINGLE
+    return _wait(ctx, SINGLE)
 
 
 @pattern(80, "Self-Drawn", "自摸", 1)

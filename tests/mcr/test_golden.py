@@ -137,6 +137,15 @@ GOLDEN: list[tuple[int, str, str, dict[str, Any], dict[int, int]]] = [
     (4, "1112345678999p", "9p", {"self_drawn": True}, {4: 1, 28: 1, 64: 1, 80: 1}),
     (42, "222m333p444sE [678s<3]", "E", {}, {33: 1, 42: 1, 79: 1}),
     (6, "3344556677889p", "9p", {}, {6: 1}),
+    # ties between equal totals, settled as the reference calculator does
+    (23, "2233344445556m", "2m", {}, {22: 1, 23: 1, 62: 1, 63: 1, 64: 1, 68: 1}),
+    (
+        63,
+        "6p64s5p45s56p55s4p65s",
+        "4p",
+        {"self_drawn": True},
+        {26: 1, 31: 1, 56: 1, 63: 1, 64: 1, 69: 2, 70: 1, 75: 1},
+    ),
 ]
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tilesight.cli import main
 
@@ -94,3 +96,33 @@ def test_jsonl_as_a_real_process() -> None:
     result = json.loads(proc.stdout)
     assert result["valid"] and result["total"] == 14
     assert result["fans"][0] == {"id": 39, "name": "Mixed Straight", "points": 8, "count": 1}
+
+
+_ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 20) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+_FIELD_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "hand": st.text(alphabet="123456789mspfESWNCFP[]{}< ", max_size=24),
+        "win_tile": st.text(alphabet="123456789mspfESWNCFP", max_size=3) | _ANY_JSON,
+        "self_drawn": _ANY_JSON,
+        "seat_wind": st.sampled_from(["E", "S", "W", "N", "X", "east"]) | _ANY_JSON,
+        "flowers": _ANY_JSON,
+        "robbing_kong": st.booleans(),
+        "kong_replacement": st.booleans(),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=60), _FIELD_VALUES.map(json.dumps), _ANY_JSON.map(json.dumps)))
+def test_jsonl_lines_never_crash(line: str) -> None:
+    from engine.rulesets import find_rules
+    from tilesight.commands.score import score_line
+
+    result = score_line(find_rules("mcr"), line)
+    assert set(result) == {"total", "valid", "fans", "payments", "error"}
+    assert result["valid"] == (result["error"] is None)
