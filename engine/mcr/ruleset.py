@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mcr import fans_high, fans_low, fans_mid
-from engine.mcr.shapes import mcr_arrangements, mcr_is_win, prefer_on_tie
+from engine.mcr.shapes import mcr_arrangements, mcr_is_win, mcr_wait_candidates, prefer_on_tie
 from engine.rulesets import Payments, ScoreResult, WinRequest, register
 from engine.scoring.context import HandError, build_contexts
 from engine.scoring.evaluator import Pattern, evaluate
@@ -59,6 +59,7 @@ class MCRRules:
                 request,
                 mcr_arrangements,
                 is_win=mcr_is_win,
+                wait_candidates=mcr_wait_candidates,
                 live_waits_only=not self.reference_waits,
             )
         except HandError as exc:

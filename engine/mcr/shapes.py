@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import permutations
 
 from engine.scoring.decompose import (
@@ -19,6 +19,7 @@ from engine.scoring.decompose import (
     SetKind,
     TileSet,
     has_split,
+    near_tiles,
     seven_pairs_arrangement,
     split_sets,
     standard_arrangements,
@@ -123,3 +124,11 @@ def prefer_on_tie(candidate: Evaluation, best: Evaluation) -> bool:
         return True
     ctx = candidate.context
     return ctx.shape == STANDARD and seven_pairs_arrangement(ctx.concealed, ctx.melds) is not None
+
+
+def mcr_wait_candidates(before: Counts, melds: Sequence[TileSet]) -> Iterable[int]:
+    """Kinds worth trying as waits: near the concealed tiles, or anything when a knitted shape or
+    thirteen orphans is possible (seven or more different kinds with at most one meld)."""
+    if len(melds) <= 1 and 34 - before.count(0) >= 7:
+        return range(34)
+    return near_tiles(before)

@@ -12,7 +12,7 @@ needs a kong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,6 +24,8 @@ from engine.tiles import KINDS, Tile, Wind, excess_copies
 Arrange = Callable[[Counts, Sequence[TileSet]], list[Arrangement]]
 #: Optional fast test of the same shapes (used to find waits); defaults to ``bool(arrange(...))``.
 IsWin = Callable[[Counts, Sequence[TileSet]], bool]
+#: Optional: the only kinds that could complete the hand (a superset of its waits).
+WaitCandidates = Callable[[Counts, Sequence[TileSet]], Iterable[int]]
 
 EDGE = "edge"  # the winning tile completed a chow at one end (12+3, 7+89, 45+6 ...)
 CLOSED = "closed"  # the middle of a chow
@@ -119,6 +121,7 @@ def build_contexts(
     arrange: Arrange,
     *,
     is_win: IsWin | None = None,
+    wait_candidates: WaitCandidates | None = None,
     live_waits_only: bool = True,
 ) -> tuple[WinContext, ...]:
     """One context per arrangement of the win; :class:`HandError` when it cannot be a win.
@@ -163,7 +166,9 @@ def build_contexts(
             found.append(
                 frozenset(
                     t
-                    for t in range(34)
+                    for t in (
+                        range(34) if wait_candidates is None else wait_candidates(before, melds)
+                    )
                     if (before[t] + meld_copies[t] < 4 or not live_waits_only)
                     and wins(_plus(before, t), melds)
                 )

@@ -167,6 +167,21 @@ def common_arrangements(concealed: Counts, melds: Sequence[TileSet]) -> list[Arr
     return out
 
 
+def near_tiles(concealed: Counts) -> frozenset[int]:
+    """Kinds that could join a set or pair with the concealed tiles: the same kind, or a numbered
+    tile of the same suit at most two ranks away (the only possible waits of a standard or
+    seven-pairs hand)."""
+    near: set[int] = set()
+    for i, n in enumerate(concealed):
+        if not n:
+            continue
+        near.add(i)
+        if i < HONOR_BASE:
+            base = i - i % 9
+            near.update(range(max(base, i - 2), min(base + 9, i + 3)))
+    return frozenset(near)
+
+
 def has_split(concealed: Counts, sets_needed: int, with_pair: bool = True) -> bool:
     """Whether the concealed tiles split into ``sets_needed`` sets (and a pair): a fast win test."""
     return _feasible(concealed, with_pair) and bool(_split(concealed, sets_needed, with_pair))
