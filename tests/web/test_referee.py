@@ -115,6 +115,11 @@ def test_referee_console(
             ok, text = response(page, "shuffle")
             assert ok == "1" and "tile_count" in text, text
 
+            service.set_link("camera", "offline: no frames for 5 s")
+            page.wait_for_selector("#alerts li[data-kind='camera_offline']")
+            text = page.text_content("#alerts li[data-kind='camera_offline'] .alert-detail")
+            assert text == "camera link is offline: no frames for 5 s"
+
             service.apply(TableFault(code="jam", detail=EVIL))
             page.wait_for_selector("#alerts li[data-kind='jam']")
             assert page.text_content("#alerts li[data-kind='jam'] .alert-detail") == EVIL

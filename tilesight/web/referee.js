@@ -75,7 +75,8 @@
       const before = table.links[link];
       table.links[link] = status;
       if (status === "offline" && before !== "offline") {
-        addAlert(id, { id: null, type: "link", kind: `${link}_offline`, seat: null, detail: `${link} link is offline`, at: state.updated });
+        const why = state.link_detail && state.link_detail[link] ? `: ${state.link_detail[link]}` : "";
+        addAlert(id, { id: null, type: "link", kind: `${link}_offline`, seat: null, detail: `${link} link is offline${why}`, at: state.updated });
       }
     }
   }
