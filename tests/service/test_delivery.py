@@ -20,8 +20,12 @@ from tests.service.conftest import TILESIGHT, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
 from tilesight.demo import DemoOptions, DemoSummary, run_demo
+from tilesight.outbox import Outbox
+from tilesight.pipeline import TableEngine, demo_hands
 from tilesight.score_store import ScoreStore, Standing
 from tilesight.scores import ScoreConsumer
+from tilesight.service import TableService
+from tilesight.topics import TableTopics
 
 HANDS, SEED = 3, 11
 
@@ -154,3 +158,35 @@ def test_table_process_sigkill_and_restart_loses_and_doubles_nothing(
         consumer.stop()
     _check_stream(consumer.store, "crash", last_seq)
     assert consumer.store.standings("crash") == expected
+
+
+def test_consumer_that_missed_events_recovers_them_with_resync(
+    broker: MosquittoBroker, tmp_path: Path
+):
+    """A consumer that was not there while events flowed (QoS 1 events are not retained) learns
+    from the retained state how far the table got and asks ``cmd/resync`` for the rest."""
+    engine = TableEngine(table_id="T01", procedure="wsom", rules="mcr", seed=SEED)
+    service = TableService(
+        topics=TableTopics("late", "T01"),
+        engine=engine,
+        outbox=Outbox(tmp_path / "o.sqlite"),
+        endpoint=parse_mqtt_url(broker.url),
+        will_delay_s=0,
+    )
+    service.start()
+    try:
+        for hand in demo_hands("wsom", SEED, 2):
+            for action in hand.actions:
+                service.apply(action)
+        assert service.link.wait_drained(10)
+        last = engine.position[1]
+        consumer = _consumer(broker, "late", tmp_path / "late.sqlite")
+        try:
+            assert consumer.wait_caught_up(30, "T01", (1, last))
+        finally:
+            consumer.stop()
+    finally:
+        service.stop()
+    assert consumer.resyncs >= 1
+    _check_stream(consumer.store, "late", last)
+    assert len(consumer.store.hands("late")) == 2

@@ -162,3 +162,17 @@ def test_score_store_is_idempotent_and_takes_the_latest_result_of_a_hand():
     assert points == {0: 22, 1: 14, 2: -18, 3: -18}
     assert sum(points.values()) == 0
     assert standings_csv(store.standings("cup")).splitlines()[1] == "1,T1,0,2,1,22"
+
+
+def test_stream_tracks_holes_in_seq():
+    from tilesight.scores import _Stream
+
+    stream = _Stream()
+    for seq in (1, 2, 5, 7):
+        stream.add(seq)
+    assert (stream.contiguous, stream.end) == (2, 7)
+    stream.announced = 9  # the retained state says the table reached seq 9
+    assert stream.end == 9
+    for seq in (3, 4, 6, 8, 9, 9):
+        stream.add(seq)
+    assert (stream.contiguous, stream.end, stream.seen) == (9, 9, set())
