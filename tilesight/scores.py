@@ -42,6 +42,8 @@ class _Stream:
     asked_at: float = 0.0
 
     def add(self, seq: int) -> None:
+        if seq <= self.contiguous:
+            return  # a duplicate or a replay of something already stored
         self.seen.add(seq)
         while self.contiguous + 1 in self.seen:
             self.contiguous += 1
