@@ -74,24 +74,30 @@ class WinContext:
     @property
     def melds(self) -> tuple[TileSet, ...]:
         """Declared melds (exposed sets and concealed kongs)."""
-        return tuple(s for s in self.sets if s.declared)
+        return self._sets_where("melds", lambda s: s.declared)
 
     @property
     def chows(self) -> tuple[TileSet, ...]:
-        return tuple(s for s in self.sets if s.kind is SetKind.CHOW)
+        return self._sets_where("chows", lambda s: s.kind is SetKind.CHOW)
 
     @property
     def pungs(self) -> tuple[TileSet, ...]:
         """Pungs and kongs."""
-        return tuple(s for s in self.sets if s.is_pung)
+        return self._sets_where("pungs", lambda s: s.is_pung)
 
     @property
     def kongs(self) -> tuple[TileSet, ...]:
-        return tuple(s for s in self.sets if s.kind is SetKind.KONG)
+        return self._sets_where("kongs", lambda s: s.kind is SetKind.KONG)
 
     @property
     def pairs(self) -> tuple[TileSet, ...]:
-        return tuple(s for s in self.sets if s.kind is SetKind.PAIR)
+        return self._sets_where("pairs", lambda s: s.kind is SetKind.PAIR)
+
+    def _sets_where(self, key: str, keep: Callable[[TileSet], bool]) -> tuple[TileSet, ...]:
+        found: tuple[TileSet, ...] | None = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = tuple(s for s in self.sets if keep(s))
+        return found
 
     @property
     def pair(self) -> TileSet | None:

@@ -152,7 +152,7 @@ def _score(patterns: Sequence[Pattern], order: Sequence[Pattern], ctx: WinContex
     for p in patterns:
         if p.fallback:
             continue
-        raw = p.applies(ctx)
+        raw = p.predicate(ctx)
         if isinstance(raw, Found):
             if raw.instances:
                 hits[p.id] = list(raw.instances)
