@@ -107,3 +107,15 @@ def test_mosquitto_can_serve_the_pages_itself() -> None:
         assert broker.ws_port and wait_for_port("127.0.0.1", broker.ws_port, 5)
         status, _, body = get(f"http://127.0.0.1:{broker.ws_port}/overlay.html")
     assert status == 200 and b"overlay.js" in body
+
+
+def test_web_demo_plays_into_a_private_broker(capsys: pytest.CaptureFixture[str]) -> None:
+    if find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed")
+    argv = ["web", "--demo", "--port", "0", "--hands", "1", "--pace", "0", "--wait", "0"]
+    assert main([*argv, "--duration", "0"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"broker \(WebSockets\): ws://127\.0\.0\.1:\d+", out)
+    assert "score capture:" in out and "complete" in out and "0 unacknowledged" in out
+    assert main(["web", "--demo", "--broker", "ws://h:9001", "--duration", "0"]) == 2
+    assert "--demo starts its own broker" in capsys.readouterr().err

@@ -1,8 +1,14 @@
-"""``tilesight web``: serve the broadcast overlay and the referee console to browsers."""
+"""``tilesight web``: serve the broadcast overlay and the referee console to browsers.
+
+With ``--demo`` it also starts a private Mosquitto with a WebSockets listener and plays the demo
+into it, so the overlay can be watched live on one machine with nothing else set up.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,11 +28,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--tournament", default="demo", help="tournament id")
     parser.add_argument("--table", default="T01", help="table id the overlay shows by default")
     parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    demo = parser.add_argument_group("live demo (private broker, simulated hands)")
+    demo.add_argument("--demo", action="store_true", help="play the demo into a private broker")
+    demo.add_argument("--hands", type=int, default=2, help="demo hands (default: 2)")
+    demo.add_argument("--seed", type=int, default=1, help="demo seed (default: 1)")
+    demo.add_argument("--pace", type=float, default=0.6, help="seconds between actions (0.6)")
+    demo.add_argument(
+        "--wait", type=float, default=5.0, help="seconds to open the overlay before play (5)"
+    )
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     import signal
+    import sys
     import threading
     from urllib.parse import urlsplit
 
@@ -39,24 +54,62 @@ def _run(args: argparse.Namespace) -> int:
         check_id("table", args.table)
     except TopicError as exc:
         raise CliError(str(exc)) from exc
-    broker = args.broker or f"ws://{args.host}:9001"
-    if urlsplit(broker).scheme not in ("ws", "wss"):
-        raise CliError(f"--broker {broker!r}: pages need a ws:// or wss:// URL")
-    defaults = {"broker": broker, "tournament": args.tournament, "table": args.table}
-    try:
-        server = WebServer(args.host, args.port, defaults)
-    except OSError as exc:
-        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
+    if args.demo and (args.broker or not 1 <= args.hands <= 64 or args.pace < 0):
+        raise CliError("--demo starts its own broker (no --broker); --hands 1..64, --pace >= 0")
     done = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
-    with server:
+    with contextlib.ExitStack() as stack:
+        stack.callback(signal.signal, signal.SIGTERM, previous)
+        broker_url = args.broker or f"ws://{args.host}:9001"
+        mqtt_url = None
+        if args.demo:
+            mqtt_url, broker_url = _private_broker(stack)
+        if urlsplit(broker_url).scheme not in ("ws", "wss"):
+            raise CliError(f"--broker {broker_url!r}: pages need a ws:// or wss:// URL")
+        defaults = {"broker": broker_url, "tournament": args.tournament, "table": args.table}
+        try:
+            server = stack.enter_context(WebServer(args.host, args.port, defaults))
+        except OSError as exc:
+            raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
         print(f"overlay:  {page_url(server.url, 'overlay.html', {'table': args.table})}")
         print(f"referee:  {page_url(server.url, 'referee.html', {})}")
-        print(f"broker (WebSockets): {broker}   stop with Ctrl-C", flush=True)
+        print(f"broker (WebSockets): {broker_url}   stop with Ctrl-C", flush=True)
         try:
+            if mqtt_url is not None:
+                if done.wait(args.wait):
+                    return 0
+                _play(args, mqtt_url, sys.stdout)
             done.wait(args.duration)
         except KeyboardInterrupt:
             pass
-        finally:
-            signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _private_broker(stack: contextlib.ExitStack) -> tuple[str, str]:
+    """A private Mosquitto with a WebSockets listener: (MQTT URL, WebSockets URL)."""
+    from tilesight.broker import BrokerError, MosquittoBroker, free_port, wait_for_port
+    from tilesight.cli import CliError
+
+    try:
+        broker = stack.enter_context(MosquittoBroker(ws_port=free_port()))
+    except BrokerError as exc:
+        raise CliError(str(exc)) from exc
+    assert broker.ws_port is not None
+    if not wait_for_port("127.0.0.1", broker.ws_port, 5):
+        raise CliError(f"mosquitto did not open its WebSockets port: {broker.log_tail()}")
+    return broker.url, f"ws://127.0.0.1:{broker.ws_port}"
+
+
+def _play(args: argparse.Namespace, mqtt_url: str, out: Any) -> None:
+    from tilesight.demo import DemoOptions, run_demo
+
+    options = DemoOptions(
+        mqtt=mqtt_url,
+        tournament=args.tournament,
+        table=args.table,
+        hands=args.hands,
+        seed=args.seed,
+        pace_s=args.pace,
+        quiet=True,
+    )
+    run_demo(options, out)
