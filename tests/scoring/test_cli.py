@@ -126,3 +126,12 @@ def test_jsonl_lines_never_crash(line: str) -> None:
     result = score_line(find_rules("mcr"), line)
     assert set(result) == {"total", "valid", "fans", "payments", "error"}
     assert result["valid"] == (result["error"] is None)
+
+
+def test_rules_option_reaches_every_registered_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.rulesets import rule_set_names
+
+    for name in rule_set_names():
+        main(["score", "123m456p789s11mEEE", "--rules", name, "--json"])
+        result = json.loads(capsys.readouterr().out)
+        assert set(result) == {"total", "valid", "fans", "payments", "error"}, name
