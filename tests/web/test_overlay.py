@@ -136,6 +136,10 @@ def test_overlay_follows_a_full_hand(
             clock = first.text_content(f"#seat-{turn} .timer") or ""
             assert re.fullmatch(r"\+?\d+s", clock), clock  # the discard clock runs locally
             checked += 1
+            if i == late_at:
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                shot = first.screenshot(omit_background=True)
+                (ARTIFACTS / "overlay-mid-hand.png").write_bytes(shot)
         assert checked == len(discards) and len(pages) == 2
         assert win is not None and win.score is not None
         for page in pages:
