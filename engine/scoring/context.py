@@ -105,6 +105,11 @@ class WinContext:
         return pairs[0] if len(pairs) == 1 else None
 
     @property
+    def win_sets(self) -> tuple[TileSet, ...]:
+        """The concealed groups of this arrangement the winning tile can have completed."""
+        return tuple(s for s in self.sets if not s.declared and self.win_tile in s.indices)
+
+    @property
     def waits(self) -> frozenset[int]:
         """Kinds that would have completed the hand before the win (found on first use)."""
         return self.find_waits()

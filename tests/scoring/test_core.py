@@ -66,6 +66,7 @@ def contexts(hand: str, win: str, **flags: bool) -> tuple[WinContext, ...]:
 def test_waits_and_positions() -> None:
     (edge,) = contexts("12m456p789s345s99m", "3m")
     assert edge.waits == {parse_tile("3m").index} and edge.positions == {EDGE}
+    assert [str(s) for s in edge.win_sets] == ["123m"]
     (closed,) = contexts("13m456p789s345s99m", "2m")
     assert closed.positions == {CLOSED} and closed.unique_wait
     (single,) = contexts("123m456p789s345s9m", "9m")
