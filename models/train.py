@@ -39,10 +39,14 @@ def make_data(out: Path, images: int, val_images: int, shared: Path | None) -> P
     return yaml
 
 
-def train_detector(out: Path, hours: float, device: str, batch: int, model: str) -> Path:
+def train_detector(
+    out: Path, hours: float, *, device: str, batch: int, model: str, name: str = "detector"
+) -> Path:
+    """Train from the architecture yaml, or continue from a checkpoint (``model`` a .pt)."""
     from ultralytics import YOLO
 
     yolo = YOLO(model)
+    continuing = model.endswith(".pt")
     yolo.train(
         data=str(out / "data" / "tiles.yaml"),
         imgsz=DETECT_SIZE,
@@ -52,7 +56,7 @@ def train_detector(out: Path, hours: float, device: str, batch: int, model: str)
         device=device,
         workers=2,
         project=str(out.resolve()),
-        name="detector",
+        name=name,
         exist_ok=True,
         pretrained=False,
         amp=device != "cpu",
@@ -61,12 +65,15 @@ def train_detector(out: Path, hours: float, device: str, batch: int, model: str)
         degrees=3.0,
         scale=0.25,
         mosaic=1.0,
-        close_mosaic=2,
+        close_mosaic=1,
+        warmup_epochs=0.0 if continuing else 1.0,
+        lr0=0.0005 if continuing else 0.002,
+        optimizer="AdamW",
         patience=1000,
         seed=0,
         deterministic=False,
     )
-    return out / "detector" / "weights" / "best.pt"
+    return out / name / "weights" / "best.pt"
 
 
 def export_detector(best: Path) -> Path:
@@ -98,8 +105,9 @@ def main() -> None:
     parser.add_argument(
         "--model",
         default=str(Path(__file__).with_name("yolo11n-tiles.yaml")),
-        help="architecture, trained from scratch",
+        help="architecture yaml (trained from scratch) or a .pt checkpoint to continue from",
     )
+    parser.add_argument("--run-name", default="detector", help="folder under --out for this run")
     parser.add_argument(
         "--shared",
         type=Path,
@@ -119,9 +127,16 @@ def main() -> None:
         train_classifier(args.out, args.classifier_epochs, shared, WEIGHTS / "classifier.onnx")
         write_checksum(WEIGHTS / "classifier.onnx")
     if args.stage in ("all", "detector"):
-        train_detector(args.out, args.detector_hours, args.device, args.batch, args.model)
+        train_detector(
+            args.out,
+            args.detector_hours,
+            device=args.device,
+            batch=args.batch,
+            model=args.model,
+            name=args.run_name,
+        )
     if args.stage in ("all", "detector", "export"):
-        export_detector(args.out / "detector" / "weights" / "best.pt")
+        export_detector(args.out / args.run_name / "weights" / "best.pt")
 
 
 if __name__ == "__main__":
