@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.rulesets import WinRequest
 from engine.scoring.decompose import Arrangement, Counts, SetKind, TileSet, counts_of, meld_set
-from engine.tiles import KINDS, Tile, Wind, excess_copies
+from engine.tiles import Wind, excess_copies
 
 #: A rule set's shapes: concealed counts (winning tile included) + declared melds -> arrangements.
 Arrange = Callable[[Counts, Sequence[TileSet]], list[Arrangement]]
@@ -123,9 +123,6 @@ class WinContext:
         """No exposed meld (concealed kongs allowed) - before the winning tile is counted."""
         return all(s.concealed for s in self.melds)
 
-    def tiles_of(self, *groups: TileSet) -> tuple[tuple[Tile, ...], ...]:
-        return tuple(g.tiles for g in groups)
-
 
 def build_contexts(
     request: WinRequest,
@@ -172,7 +169,7 @@ def build_contexts(
     found: list[frozenset[int]] = []
 
     def find_waits() -> frozenset[int]:
-        """The search over all 34 tiles runs once per request, and only if a pattern asks."""
+        """The search runs once per request, and only if a pattern asks."""
         if not found:
             found.append(
                 frozenset(
@@ -269,7 +266,3 @@ def _mark_discard_pung(arrangement: Arrangement, win: int, self_drawn: bool) -> 
         for s in sets
     )
     return replace(arrangement, sets=marked)
-
-
-def tile_name(index: int) -> str:
-    return str(KINDS[index])
