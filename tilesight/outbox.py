@@ -31,6 +31,13 @@ CREATE TABLE IF NOT EXISTS outbox (
     UNIQUE (table_id, epoch, seq)
 );
 CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (rowid) WHERE sent_at IS NULL;
+CREATE TABLE IF NOT EXISTS journal (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    created REAL NOT NULL
+);
 """
 
 
@@ -99,6 +106,29 @@ class Outbox:
             payload,
             False,
         )
+
+    def journal(self, table: str, epoch: int, action: str) -> None:
+        """Record an action (its JSON form) before the engine applies it."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO journal (table_id, epoch, action, created) VALUES (?, ?, ?, ?)",
+                (table, epoch, action, time.time()),
+            )
+
+    def journaled(self, table: str) -> tuple[int, list[str]] | None:
+        """The latest epoch with journaled actions and those actions, in order."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT MAX(epoch) FROM journal WHERE table_id = ?", (table,)
+            ).fetchone()
+            if row is None or row[0] is None:
+                return None
+            epoch = int(row[0])
+            actions = self._db.execute(
+                "SELECT action FROM journal WHERE table_id = ? AND epoch = ? ORDER BY rowid",
+                (table, epoch),
+            ).fetchall()
+        return epoch, [str(a[0]) for a in actions]
 
     def mark_sent(self, rowid: int) -> None:
         with self._lock:

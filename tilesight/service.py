@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import json
 import logging
 import queue
 import threading
@@ -18,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, action_from_dict, action_to_dict
 from engine.events import Event
 from tilesight.config import MqttEndpoint, TlsConfig
 from tilesight.mqtt import CommandMessage, TableLink
@@ -57,6 +58,7 @@ class TableService:
         on_events: Callable[[list[Event]], None] | None = None,
         discard_limit_s: float | None = None,
         broadcast_delay_s: float = 0.0,
+        journal: bool = False,
     ) -> None:
         self.topics = topics
         self.engine = engine
@@ -66,6 +68,7 @@ class TableService:
         self.links: dict[str, str] = {"table": "absent", "camera": "absent"}
         self.link_detail: dict[str, str] = {}
         self.discard_limit_s = discard_limit_s
+        self.journal = journal
         self._turn_since: float | None = None
         self._engine_lock = threading.Lock()
         self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
@@ -106,6 +109,9 @@ class TableService:
         if action.at is None:  # events carry the time the action happened
             action = dataclasses.replace(action, at=time.time())
         with self._engine_lock:
+            if self.journal:  # written ahead: a crash after this line replays the action
+                epoch = self.engine.position[0]
+                self.outbox.journal(self.topics.table, epoch, json.dumps(action_to_dict(action)))
             events = self.engine.apply(action)
             if events:
                 self._turn_since = events[-1].timestamp
@@ -114,6 +120,18 @@ class TableService:
         if fresh and self.on_events is not None:
             self.on_events(fresh)
         return fresh
+
+    def restore(self, actions: list[str]) -> int:
+        """Replay journaled actions (a restarted process): the engine is rebuilt, events it
+        already stored are recognised, any it had not stored yet are stored and published."""
+        with self._engine_lock:
+            for text in actions:
+                events = self.engine.apply(action_from_dict(json.loads(text)))
+                if events:
+                    self._turn_since = events[-1].timestamp
+                self._store_and_publish(events)
+            self._publish_state()
+        return len(actions)
 
     def set_link(self, name: str, status: str) -> None:
         """A camera/table link's status for the retained state: ``links`` holds one word

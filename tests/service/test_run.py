@@ -116,3 +116,74 @@ def test_supervisor_restarts_a_failing_worker_with_backoff():
     assert supervisor.restarts("camera") == 2
     assert statuses[:2] == ["online", "offline: OSError: camera unplugged"]
     assert statuses[-1] == "stopped"
+
+
+@pytest.mark.slow
+def test_run_killed_mid_hand_resumes_the_same_game(broker: MosquittoBroker, tmp_path: Path):
+    config = tmp_path / "table.toml"
+    config.write_text(
+        f'tournament = "hall"\ntable = "T05"\n[mqtt]\nurl = "{broker.url}"\nwill_delay_s = 0\n'
+        f'[outbox]\npath = "{tmp_path / "outbox.sqlite"}"\n'
+    )
+    actions = [
+        {"action": "hand_start", "dealer": 0},
+        *({"action": "deal", "seat": s, "count": 13} for s in range(4)),
+        {"action": "draw", "seat": 0},
+        {"action": "discard", "seat": 0, "tile": "5m"},
+    ]
+
+    def state(probe: Probe) -> dict:
+        return json.loads(probe.on("/T05/state")[-1].payload)
+
+    with Probe(broker.url, "ref") as probe:
+        probe.subscribe("tilesight/v1/hall/T05/#")
+        first = subprocess.Popen(
+            [TILESIGHT, "run", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_until(
+                lambda: any(m.payload == b"online" for m in probe.on("/status")),
+                20,
+                "the service online",
+            )
+            for n, action in enumerate(actions):
+                probe.command(
+                    "tilesight/v1/hall/T05/cmd/action",
+                    json.dumps({"action": action}),
+                    reply_to=REPLY,
+                    correlation=bytes([n]),
+                )
+            wait_until(lambda: len(_replies(probe)) == len(actions), 20, "every action applied")
+            before = state(probe)
+            applied = _replies(probe)
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+        probe.messages.clear()
+        second = subprocess.Popen(
+            [TILESIGHT, "run", "--config", str(config)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_until(lambda: probe.on("/T05/state"), 20, "the restarted service's state")
+            after = state(probe)
+            probe.command(
+                "tilesight/v1/hall/T05/cmd/action",
+                json.dumps({"action": {"action": "draw", "seat": 1}}),
+                reply_to=REPLY,
+            )
+            wait_until(lambda: probe.on("/events/tile_drawn"), 20, "the next event")
+            next_event = json.loads(probe.on("/events/tile_drawn")[-1].payload)
+        finally:
+            second.send_signal(signal.SIGTERM)
+            output, _ = second.communicate(timeout=20)
+    assert all(r["ok"] for r in applied), applied
+    assert (after["epoch"], after["seq"]) == (before["epoch"], before["seq"])
+    assert after["game"]["hand"] == before["game"]["hand"]  # river, walls, turn: all back
+    assert after["game"]["hand"]["seats"][0]["river"] == [["5m"]]
+    assert (next_event["epoch"], next_event["seq"]) == (before["epoch"], before["seq"] + 1)
+    assert "replayed 7 journaled actions" in output

@@ -51,8 +51,11 @@ def run_table(config: ServiceConfig) -> int:
     setup_logging(config.log_level)
     log = logging.getLogger("tilesight.run")
     outbox = Outbox(config.outbox.path)
+    journal = outbox.journaled(config.table)
     last = outbox.last_position(config.table)
-    epoch = last[0] + 1 if last else 1  # a restarted process starts a new (epoch, seq) stream
+    # a restart replays the journal and carries on the same epoch; with no journal (a new
+    # outbox, or events from elsewhere) it starts a new (epoch, seq) stream
+    epoch = journal[0] if journal else (last[0] + 1 if last else 1)
     topics = TableTopics(config.tournament, config.table, config.mqtt.topic_prefix)
     service = TableService(
         topics=topics,
@@ -68,7 +71,15 @@ def run_table(config: ServiceConfig) -> int:
         session_expiry_s=config.mqtt.session_expiry_s,
         discard_limit_s=discard_limit(config.procedure),
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
+        journal=True,
     )
+    if journal:
+        replayed = service.restore(journal[1])
+        log.info(
+            "replayed %d journaled actions: the game resumes at seq %d",
+            replayed,
+            service.engine.position[1],
+        )
     procedure = find_procedure(config.procedure)
     bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.log)
     bridge.rolls_needed = procedure.rolls_needed
