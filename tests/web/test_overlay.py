@@ -19,7 +19,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from engine.notation import parse_tiles
+from engine.notation import parse_hand, parse_tiles
 from engine.table_events import WinDeclared
 from tests.web.conftest import (
     ACCOUNTS,
@@ -164,6 +164,12 @@ def test_overlay_follows_a_full_hand(
         for fan in win.score["fans"]
     ]
     assert fans == want and want
+    shown = first.evaluate(
+        "[...document.querySelectorAll('.win-card .win-hand .tile')].map((t) => t.dataset.tile)"
+    )
+    assert win.hand is not None and win.win_tile is not None
+    assert shown == [str(t) for t in parse_hand(win.hand).all_tiles()] + [str(win.win_tile)]
+    assert first.get_attribute(".win-card .win-tile", "data-tile") == str(win.win_tile)
     # the active fan's sets light up in the winning hand (the card steps through the fans)
     active, lit = first.evaluate(
         """() => [Number(document.querySelector('.win-card .fan.active').dataset.index),

@@ -128,7 +128,14 @@
       group.tiles.forEach((code) => g.appendChild(T.tile(code)));
       handRow.appendChild(g);
     }
-    markWinTile(handRow, win.win_tile);
+    if (win.win_tile) {
+      // the scorer's hand is the 13 tiles without the one won on: it goes last, marked
+      const last = T.el("span", "winning");
+      const tile = T.tile(win.win_tile);
+      tile.classList.add("win-tile");
+      last.appendChild(tile);
+      handRow.appendChild(last);
+    }
     card.appendChild(handRow);
     const score = win.score || {};
     const fans = T.el("ol", "fans");
@@ -157,11 +164,6 @@
     card.appendChild(payments(win, score.payments));
     highlightFan(card, 0);
     return card;
-  }
-
-  function markWinTile(handRow, winTile) {
-    const nodes = [...handRow.querySelectorAll(".concealed .tile")].filter((n) => n.dataset.tile === winTile);
-    if (nodes.length) nodes[nodes.length - 1].classList.add("win-tile");
   }
 
   function payments(win, pay) {
