@@ -1,8 +1,9 @@
-"""Just enough of the Botzone game-record format to rebuild each declared win for the scorer.
+"""Rebuild each declared win of a Botzone record as a scorer request (test helper).
 
-Replays the draws, discards and claims of one game, tracking concealed tiles, melds and the
-tiles visible on the table (rivers and exposed melds), and turns the ``Hu`` line into a
-:class:`~engine.rulesets.WinRequest` plus the recorded fans and score changes.
+Records are read by the engine's importer (:func:`engine.botzone.parse_botzone`); this helper
+only follows concealed tiles, melds and the tiles visible on the table (rivers and exposed
+melds) up to the win, so the scorer can be checked against the recorded fans and score changes
+without the table state machine.
 """
 
 from __future__ import annotations
@@ -10,9 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.notation import Hand, parse_botzone_tile
+from engine import actions as act
+from engine.botzone import BotzoneGame, parse_botzone
+from engine.notation import Hand
 from engine.rulesets import WinRequest
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile, Wind
+
+_CLAIMS = (act.Chow, act.Pung, act.Kong, act.Win)
 
 
 @dataclass
@@ -22,7 +27,7 @@ class RecordedWin:
     discarder: int | None
     fans: dict[str, int]
     total: int
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]
 
 
 @dataclass
@@ -32,95 +37,100 @@ class _Seat:
 
 
 def recorded_wins(text: str) -> list[RecordedWin]:
-    return [w for block in text.strip().split("\n\n") if (w := _replay(block)) is not None]
+    return [win for game in parse_botzone(text) if (win := _replay(game)) is not None]
 
 
-def _replay(block: str) -> RecordedWin | None:
-    lines = [ln.split() for ln in block.strip().splitlines()]
-    prevalent = Wind(int(next(ln[1] for ln in lines if ln[0] == "Wind")))
+def _replay(game: BotzoneGame) -> RecordedWin | None:
     seats = [_Seat() for _ in range(4)]
     river: Counter[Tile] = Counter()
-    last: tuple[int, str, Tile] | None = None  # (seat, verb, tile) of the latest action
-    kong_draw = False
-    win: RecordedWin | None = None
-    fans: dict[str, int] = {}
-    total = 0
-    for ln in lines:
-        if ln[0] == "Fan":
-            total = int(ln[1])
-            for part in ln[2].split("+"):
-                name, count = part.split("*")
-                fans[name] = int(count)
-        elif ln[0] == "Score" and win is not None:
-            win.scores = (int(ln[1]), int(ln[2]), int(ln[3]), int(ln[4]))
-        if ln[0] != "Player":
-            continue
-        seat, verb = int(ln[1]), ln[2]
-        me = seats[seat]
-        tiles = [
-            parse_botzone_tile(code) for code in ln[3:] if len(code) == 2 and code[1].isdigit()
-        ]
-        if verb == "Deal":
-            me.hand = tiles[:13]
-            continue
-        tile = tiles[0]
-        if verb == "Draw":
-            kong_draw = (
-                last is not None and last[0] == seat and last[1] in ("Gang", "AnGang", "BuGang")
-            )
-            me.hand.append(tile)
-        elif verb == "Play":
-            me.hand.remove(tile)
-            river[tile] += 1
-        elif verb in ("Chi", "Peng", "Gang"):
-            assert last is not None
-            claimed, source = last[2], RelativeSeat.between(seat, last[0])
-            river[claimed] -= 1
-            if verb == "Chi":
-                run = tuple(t for t in (tile.shifted(-1), tile, tile.shifted(1)) if t is not None)
-                for t in run:
-                    if t != claimed:
-                        me.hand.remove(t)
-                me.melds.append(Meld(MeldKind.CHOW, run, source, claimed))
-            else:
-                size = 3 if verb == "Peng" else 4
-                for _ in range(size - 1):
-                    me.hand.remove(claimed)
-                kind = MeldKind.PUNG if verb == "Peng" else MeldKind.KONG
-                me.melds.append(Meld(kind, (claimed,) * size, source, claimed))
-        elif verb == "AnGang":
+    last: act.Action | None = None
+    before_last: act.Action | None = None
+    actions = game.actions
+    for i, action in enumerate(actions):
+        lost = i + 1 < len(actions) and isinstance(actions[i + 1], _CLAIMS)
+        if isinstance(action, _CLAIMS[:3]) and lost:
+            continue  # a claim that lost on precedence ("Ignore Player ...")
+        if isinstance(action, act.Win):
+            return _win(game, seats, river, action, (last, before_last))
+        seat = getattr(action, "seat", None)
+        if isinstance(action, act.Deal) and seat is not None and action.tiles:
+            seats[seat].hand = list(action.tiles)
+        elif isinstance(action, act.Draw) and seat is not None and action.tile is not None:
+            seats[seat].hand.append(action.tile)
+        elif isinstance(action, act.Discard):
+            seats[action.seat].hand.remove(action.tile)
+            river[action.tile] += 1
+        elif isinstance(action, act.Chow | act.Pung | act.Kong):
+            assert isinstance(last, act.Discard)
+            _claim(seats[action.seat], action, last, river)
+        elif isinstance(action, act.ConcealedKong):
             for _ in range(4):
-                me.hand.remove(tile)
-            me.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4))
-        elif verb == "BuGang":
-            me.hand.remove(tile)
+                seats[action.seat].hand.remove(action.tile)
+            seats[action.seat].melds.append(Meld(MeldKind.CONCEALED_KONG, (action.tile,) * 4))
+        elif isinstance(action, act.AddedKong):
+            me = seats[action.seat]
+            me.hand.remove(action.tile)
             k = next(
-                i for i, m in enumerate(me.melds) if m.kind is MeldKind.PUNG and m.first == tile
+                i
+                for i, m in enumerate(me.melds)
+                if m.kind is MeldKind.PUNG and m.first == action.tile
             )
-            old = me.melds[k]
-            me.melds[k] = Meld(MeldKind.KONG, (tile,) * 4, old.source, old.claimed)
-        elif verb == "Hu":
-            assert last is not None
-            self_drawn = last[0] == seat and last[1] == "Draw"
-            concealed = list(me.hand)
-            if self_drawn:
-                concealed.remove(tile)
-            visible = river[tile] - (0 if self_drawn else 1)
-            for other in seats:
-                visible += sum(m.tiles.count(tile) for m in other.melds if not m.is_concealed)
-            request = WinRequest(
-                hand=Hand(tuple(concealed), tuple(me.melds)),
-                win_tile=tile,
-                self_drawn=self_drawn,
-                seat_wind=Wind(seat),
-                prevalent_wind=prevalent,
-                last_of_kind=visible == 3,
-                kong_replacement=self_drawn and kong_draw,
-                robbing_kong=last[1] == "BuGang",
-            )
-            discarder = None if self_drawn else last[0]
-            win = RecordedWin(request, seat, discarder, fans, 0, (0, 0, 0, 0))
-        last = (seat, verb, tile)
-    if win is not None:
-        win.total = total
-    return win
+            me.melds[k] = Meld(MeldKind.KONG, (action.tile,) * 4, me.melds[k].source, action.tile)
+        before_last, last = last, action
+    return None
+
+
+def _claim(me: _Seat, action: act.Action, discard: act.Discard, river: Counter[Tile]) -> None:
+    claimed, seat = discard.tile, getattr(action, "seat", 0)
+    source = RelativeSeat.between(seat, discard.seat)
+    river[claimed] -= 1
+    if isinstance(action, act.Chow):
+        for t in action.tiles:
+            if t != claimed:
+                me.hand.remove(t)
+        me.melds.append(Meld(MeldKind.CHOW, tuple(action.tiles), source, claimed))
+        return
+    size = 3 if isinstance(action, act.Pung) else 4
+    for _ in range(size - 1):
+        me.hand.remove(claimed)
+    kind = MeldKind.PUNG if size == 3 else MeldKind.KONG
+    me.melds.append(Meld(kind, (claimed,) * size, source, claimed))
+
+
+def _win(
+    game: BotzoneGame,
+    seats: list[_Seat],
+    river: Counter[Tile],
+    win: act.Win,
+    previous: tuple[act.Action | None, act.Action | None],
+) -> RecordedWin:
+    last, before_last = previous
+    assert win.tile is not None and last is not None
+    me, tile = seats[win.seat], win.tile
+    self_drawn = isinstance(last, act.Draw) and last.seat == win.seat
+    concealed = list(me.hand)
+    if self_drawn:
+        concealed.remove(tile)
+    visible = river[tile] - (0 if self_drawn else 1)
+    visible += sum(m.tiles.count(tile) for s in seats for m in s.melds if not m.is_concealed)
+    after_kong = isinstance(before_last, act.Kong | act.ConcealedKong | act.AddedKong)
+    request = WinRequest(
+        hand=Hand(tuple(concealed), tuple(me.melds)),
+        win_tile=tile,
+        self_drawn=self_drawn,
+        seat_wind=Wind(win.seat),
+        prevalent_wind=game.prevalent_wind,
+        last_of_kind=visible == 3,
+        kong_replacement=self_drawn and after_kong,
+        robbing_kong=isinstance(last, act.AddedKong),
+    )
+    discarder = None if self_drawn else getattr(last, "seat", None)
+    expected = game.expected
+    return RecordedWin(
+        request,
+        win.seat,
+        discarder,
+        dict(expected.fans),
+        expected.total or 0,
+        expected.score or (0, 0, 0, 0),
+    )
