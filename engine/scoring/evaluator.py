@@ -25,7 +25,7 @@ down (a pattern another one removed exerts no exclusions of its own):
 * ``excludes`` - ids not counted at all alongside this pattern;
 * ``absorbs`` - ids whose instances lie entirely within this pattern's sets (e.g. the wind pung
   behind Prevalent Wind is not also a Pung of Terminals or Honours);
-* ``reduces`` - ``{id: n}``: n instances of that id are not counted;
+* ``reduces`` - ``{id: n}``: n instances of that id per instance of this pattern are dropped;
 * ``fallback`` - counts only when nothing else does (Chicken Hand);
 * ``bonus`` - counts in the total but not toward a minimum and never blocks a fallback (flowers).
 
