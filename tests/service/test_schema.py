@@ -15,7 +15,9 @@ from tilesight.schema import build_schema, load_schema
 
 
 def test_shipped_schema_is_generated_from_the_event_types():
-    assert load_schema() == json.loads(json.dumps(build_schema()))
+    assert load_schema() == json.loads(json.dumps(build_schema())), (
+        "the event types changed: python -m tilesight.schema > tilesight/schema/events.schema.json"
+    )
 
 
 def test_published_events_and_state_validate(broker: MosquittoBroker, tmp_path: Path):
