@@ -64,12 +64,13 @@ def test_jsonl_in_order_with_errors_as_results(
         {"hand": "123m456p789s345s9m", "last_tile": "yes"},
         {"hand": "123m456p789s345s9m", "typo": True},
         {"hand": "11111m456p789s22p2p"},
+        {"hand": "123m456p789s345s9x", "win_tile": "9m"},
     ]
     text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     code, out, _ = run(capsys, "--jsonl")
     results = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(results) == 6
+    assert code == 0 and len(results) == 7
     assert results[0]["total"] == 77 and results[0]["payments"] == {
         "discarder": 85,
         "each_other": 8,
@@ -79,6 +80,7 @@ def test_jsonl_in_order_with_errors_as_results(
     assert "'last_tile' must be true or false" in results[3]["error"]
     assert "unknown field" in results[4]["error"]
     assert "5 copies of 1m" in results[5]["error"]
+    assert "unexpected 'x'" in results[6]["error"] and "'123m456p789s345s9x'" in results[6]["error"]
     assert all(set(r) == {"total", "valid", "fans", "payments", "error"} for r in results)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from typing import Any
 
 from engine.notation import Hand, NotationError, parse_hand, parse_tile
@@ -151,17 +152,23 @@ def _error(message: str) -> dict[str, Any]:
     return ScoreResult(total=0, valid=False, error=message).to_json()
 
 
+def _width(text: str) -> int:
+    """Columns on a terminal: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def format_result(request: WinRequest, result: ScoreResult) -> str:
     """A readable table of the fans, the total and the payments."""
     how = "self-drawn" if request.self_drawn or request.kong_replacement else "discard"
     lines = [f"hand {request.hand}  winning tile {request.win_tile} ({how})"]
     if result.fans:
-        width = max(len(f"{f.name} {f.chinese}") for f in result.fans)
+        width = max(_width(f"{f.name} {f.chinese}") for f in result.fans)
         lines.append(f"{'id':>4}  {'fan':<{width}}  points  count  subtotal")
         for fan in result.fans:
             label = f"{fan.name} {fan.chinese}"
+            pad = " " * (width - _width(label))
             lines.append(
-                f"{fan.id!s:>4}  {label:<{width}}  {fan.points:>6}  {fan.count:>5}  "
+                f"{fan.id!s:>4}  {label}{pad}  {fan.points:>6}  {fan.count:>5}  "
                 f"{fan.points * fan.count:>8}"
             )
     lines.append(f"total {result.total}" + ("" if result.valid else "  (not a valid win)"))
