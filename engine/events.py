@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -106,16 +108,11 @@ def _plain(value: Any) -> Any:
 
 
 def _resolved_hints(cls: type) -> dict[str, Any]:
-    import typing
-
     return typing.get_type_hints(cls)
 
 
 def _typed(hint: Any, value: Any) -> Any:
     """Convert JSON values back for the field types events use (tiles, melds, enums, tuples)."""
-    import types
-    import typing
-
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if value is None:

@@ -80,7 +80,9 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             suit = _SUFFIXES[ch]
             for rank, rank_pos in digits:
                 if rank not in suit.ranks:
-                    raise NotationError(_at(text, rank_pos, f"no rank {rank} in {suit.name.lower()}"))
+                    raise NotationError(
+                        _at(text, rank_pos, f"no rank {rank} in {suit.name.lower()}")
+                    )
                 tiles.append(Tile(suit, rank))
             digits = []
         elif ch in HONOR_LETTERS and not digits:
@@ -120,6 +122,10 @@ def parse_meld(text: str, *, concealed: bool = False) -> Meld:
         raise NotationError(f"{exc}: {brackets[0]}{text}{brackets[1]}") from None
 
 
+def _parse_concealed_meld(text: str) -> Meld:
+    return parse_meld(text, concealed=True)
+
+
 def parse_hand(text: str) -> Hand:
     """A hand: concealed tiles and melds in any order, e.g. ``"123m EE [555p<2] {CCCC}"``."""
     concealed: list[Tile] = []
@@ -136,7 +142,8 @@ def parse_hand(text: str) -> Hand:
             concealed.extend(_with_context(parse_tiles, loose, text))
         else:
             body = exposed if exposed is not None else hidden
-            melds.append(_with_context(lambda b: parse_meld(b, concealed=hidden is not None), body, text))
+            parse = _parse_concealed_meld if hidden is not None else parse_meld
+            melds.append(_with_context(parse, body, text))
     if pos != len(text):
         raise NotationError(_at(text, pos, "unbalanced bracket"))
     return Hand(tuple(concealed), tuple(melds))

@@ -27,8 +27,17 @@ def test_every_tile_round_trips_and_indexes_are_dense() -> None:
 
 @pytest.mark.parametrize(
     ("code", "text"),
-    [("W1", "1m"), ("T9", "9s"), ("B5", "5p"), ("F1", "E"), ("F4", "N"), ("J1", "C"), ("J3", "P"),
-     ("H1", "1f"), ("H8", "8f")],
+    [
+        ("W1", "1m"),
+        ("T9", "9s"),
+        ("B5", "5p"),
+        ("F1", "E"),
+        ("F4", "N"),
+        ("J1", "C"),
+        ("J3", "P"),
+        ("H1", "1f"),
+        ("H8", "8f"),
+    ],
 )
 def test_botzone_codes(code: str, text: str) -> None:
     assert str(parse_botzone_tile(code)) == text
@@ -36,7 +45,16 @@ def test_botzone_codes(code: str, text: str) -> None:
 
 
 def test_compact_runs_and_honours() -> None:
-    assert [str(t) for t in parse_tiles("123m EESS 9p")] == ["1m", "2m", "3m", "E", "E", "S", "S", "9p"]
+    assert [str(t) for t in parse_tiles("123m EESS 9p")] == [
+        "1m",
+        "2m",
+        "3m",
+        "E",
+        "E",
+        "S",
+        "S",
+        "9p",
+    ]
     assert format_tiles(parse_tiles("1m2m3m4p")) == "123m4p"
 
 
@@ -51,9 +69,19 @@ def test_hand_with_melds_round_trips() -> None:
 
 @pytest.mark.parametrize(
     ("text", "quoted"),
-    [("5x", "'5x'"), ("[12m]", "[12m]"), ("123m[", "'123m['"), ("0m", "'0m'"), ("9f", "'9f'"),
-     ("{555p<2}", "{555p<2}"), ("[124m]", "[124m]"), ("5", "'5'"), ("[EEE<4]", "EEE<4"),
-     ("[123f]", "[123f]"), ("", None)],
+    [
+        ("5x", "'5x'"),
+        ("[12m]", "[12m]"),
+        ("123m[", "'123m['"),
+        ("0m", "'0m'"),
+        ("9f", "'9f'"),
+        ("{555p<2}", "{555p<2}"),
+        ("[124m]", "[124m]"),
+        ("5", "'5'"),
+        ("[EEE<4]", "EEE<4"),
+        ("[123f]", "[123f]"),
+        ("", None),
+    ],
 )
 def test_malformed_input_names_the_text(text: str, quoted: str | None) -> None:
     if quoted is None:
