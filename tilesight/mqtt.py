@@ -162,7 +162,8 @@ class TableLink:
         # PUBACKs whose mid is not (yet) in _inflight: a row's ack that beat publish() returning,
         # or the ack of a status/state/reply message. Pruned by age; mids wrap only at 65535.
         self._early_acks: dict[int, float] = {}
-        self._state: str | None = None
+        self._retained: dict[str, str] = {}  # latest retained payload per topic
+        self._retain_lock = threading.Lock()
         self.acked = 0
         self.connects = 0
         self._stopping = False
@@ -222,16 +223,25 @@ class TableLink:
                 self._inflight[info.mid] = row.rowid
 
     def publish_state(self, state: dict[str, Any]) -> None:
-        """The retained public snapshot; remembered and published again on every connect."""
-        payload = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
-            self._state = payload
-        self._client.publish(self.topics.state, payload, qos=1, retain=True)
-        if self._delayed is not None:
-            self._delayed.add(self.topics.delayed(self.topics.state), payload, retain=True)
+        """The retained public snapshot. Only the latest matters, so while the broker is away
+        it is just remembered (not queued by the thousand) and published on reconnect."""
+        self._retain(
+            self.topics.state, json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        )
 
     def publish_private(self, name: str, payload: dict[str, Any]) -> None:
-        self._client.publish(self.topics.private(name), json.dumps(payload), qos=1, retain=True)
+        """A retained referee-only snapshot (``private/<name>``), same rules as the state."""
+        self._retain(self.topics.private(name), json.dumps(payload, ensure_ascii=False))
+
+    def _retain(self, topic: str, payload: str) -> None:
+        # _retain_lock orders this against _on_connect, so an older snapshot never overwrites a
+        # newer one; on_publish never takes it, so publishing under it cannot deadlock.
+        with self._retain_lock:
+            self._retained[topic] = payload
+            if self.connected.is_set():
+                self._client.publish(topic, payload, qos=1, retain=True)
+        if self._delayed is not None and topic == self.topics.state:
+            self._delayed.add(self.topics.delayed(topic), payload, retain=True)
 
     def reply(self, command: CommandMessage, payload: dict[str, Any] | str) -> None:
         """Send to the command's response topic (with its correlation data), if it gave one."""
@@ -264,15 +274,15 @@ class TableLink:
         )
         client.subscribe(self.topics.commands, qos=1)
         client.publish(self.topics.status, "online", qos=1, retain=True)
+        with self._retain_lock:
+            for topic, payload in self._retained.items():
+                client.publish(topic, payload, qos=1, retain=True)
+            self.connected.set()
         with self._lock:
-            state = self._state
             pending = set(self._inflight.values())
-        if state is not None:
-            client.publish(self.topics.state, state, qos=1, retain=True)
         for row in self.outbox.unsent():
             if row.rowid not in pending:
                 self.publish_row(row, replay=True)
-        self.connected.set()
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: ReasonCode, _p: Any) -> None:
         if self.connected.is_set() and not self._stopping:
