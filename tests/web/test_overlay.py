@@ -228,8 +228,12 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
     try:
         root = f"tilesight/v1/{TOURNAMENT}/T2"
         client.publish(f"{root}/state", json.dumps(state), qos=1, retain=True).wait_for_publish(5)
-        page = page_factory(overlay_url(web, broker, "T2"))
+        page = page_factory(overlay_url(web, broker, "T2", theme="light", scale="0.5"))
         wait_for_seq(page, 7)
+        assert page.evaluate("document.body.classList.contains('theme-light')")
+        assert (
+            page.evaluate("document.getElementById('stage').getBoundingClientRect().width") == 960
+        )
         violation = {"type": "violation", "event_id": "v1", "kind": "false_win", "detail": "x"}
         client.publish(f"{root}/events/violation", json.dumps(violation), qos=1).wait_for_publish(5)
         washout = {"type": "washout", "event_id": "w1", "live_left": 0}

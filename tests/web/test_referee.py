@@ -62,12 +62,21 @@ def test_referee_console(
     actions = next(demo_hands("wsom", 2, 1)).actions
     sixth_discard = [i for i, a in enumerate(actions) if a.name == "discard"][5]
     page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
-    with table_service(broker, "T2", tmp_path) as service:
+    with (
+        table_service(broker, "T1", tmp_path) as neighbour,
+        table_service(broker, "T2", tmp_path) as service,
+    ):
         bridge = TableBridge(service)
         service.table_control = bridge.control
         with emulated_table(bridge, seed=3):
             log_in(page, broker)
+            neighbour.apply(replace(actions[0], at=None))  # the hall: another table mid-hand
+            page.wait_for_selector("#tables tr[data-table='T1'] td:nth-child(3):text('1 (')")
             page.click("#tables tr[data-table='T2'] button.pick")
+            rows = page.locator("#tables tbody tr").evaluate_all(
+                "(rows) => rows.map((r) => r.dataset.table)"
+            )
+            assert rows == ["T1", "T2"]
             assert page.text_content("#tables tr[data-table='T2'] .status") == "online"
 
             discard = None
@@ -126,6 +135,13 @@ def test_referee_console(
             assert page.evaluate("window.__xss === undefined")
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             (ARTIFACTS / "referee.png").write_bytes(page.screenshot(full_page=True))
+
+            # a broker crash: the console reconnects and subscribes again by itself
+            assert page.get_attribute("body", "data-connects") == "1"
+            broker.restart()
+            wait_js(page, "document.body.dataset.connects === '2'")
+            service.apply(TableFault(code="short_side", detail="side 3 has 32 tiles"))
+            page.wait_for_selector("#alerts li[data-kind='short_side']")
     # the service going away is an alert too (its retained status becomes "offline")
     page.wait_for_selector("#alerts li[data-kind='table_offline']", timeout=5000)
     wait_until(lambda: page.text_content("#tables tr[data-table='T2'] .status") == "offline", 5)

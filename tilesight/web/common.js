@@ -144,6 +144,7 @@ const Tilesight = (() => {
     });
     const status = (s, detail) => onStatus && onStatus(s, detail);
     client.on("connect", () => {
+      document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
       status("connected");
       onConnect(client, clientId);
     });
