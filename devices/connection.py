@@ -146,7 +146,7 @@ class TableConnection:
                 raise NakError(message.op.name.lower(), reply)
             return reply
 
-    def _raw(self, message: Message, expected: type[M], deadline: float) -> M:
+    def _exchange_locked(self, message: Message, expected: type[M], deadline: float) -> M:
         """A single exchange for the poll thread (caller holds ``_io``)."""
         seq = self.link.allocate_seq()
         reply = self.link.exchange(message, seq, attempts=self.attempts, deadline=deadline)
@@ -182,8 +182,8 @@ class TableConnection:
                 deadline = time.monotonic() + 1.0
                 if new_session:
                     nonce = random.getrandbits(32)
-                    self._raw(OpenSession(nonce), Ack, deadline)
-                self.info = self._raw(GetInfo(), InfoReply, deadline)
+                    self._exchange_locked(OpenSession(nonce), Ack, deadline)
+                self.info = self._exchange_locked(GetInfo(), InfoReply, deadline)
                 notices = self._sync(deadline)
             except (LinkDownError, ReplyTimeoutError, TableError) as exc:
                 log.debug("connect to %s failed: %s", self.url, exc)
@@ -217,7 +217,7 @@ class TableConnection:
 
     def _sync(self, deadline: float) -> list[Notice]:
         """Poll status, detect resets, fetch new events (caller holds ``_io``)."""
-        status = self._raw(GetStatus(), StatusReply, deadline)
+        status = self._exchange_locked(GetStatus(), StatusReply, deadline)
         self.last_status = status
         notices: list[Notice] = []
         if self._boot_id is None:
@@ -231,7 +231,7 @@ class TableConnection:
             why = f"boot id changed from {self._boot_id} to {status.boot_id}"
             notices.append(self._reset_detected(why, status.event_counter, status.boot_id))
         while self._counter != status.event_counter:
-            reply = self._raw(GetEvents(self._counter), EventsReply, deadline)
+            reply = self._exchange_locked(GetEvents(self._counter), EventsReply, deadline)
             if reply.boot_id != self._boot_id:
                 why = f"boot id changed from {self._boot_id} to {reply.boot_id}"
                 notices.append(self._reset_detected(why, reply.latest, reply.boot_id))

@@ -171,16 +171,14 @@ class FrameDecoder:
     def feed(self, data: bytes) -> list[Frame | BadFrame]:
         out: list[Frame | BadFrame] = []
         for chunk_end, part in _split_keep(data):
-            if self._overflow:
+            if not self._overflow:
+                self._buffer += part
+                if len(self._buffer) > MAX_ENCODED:
+                    self._buffer.clear()
+                    self._overflow = True
+            if self._overflow:  # skip to the next delimiter, then report the run once
                 if chunk_end:
                     self._overflow = False
-                    out.append(BadFrame("overflow", "run longer than any frame", b""))
-                continue
-            self._buffer += part
-            if len(self._buffer) > MAX_ENCODED:
-                self._buffer.clear()
-                self._overflow = not chunk_end
-                if chunk_end:
                     out.append(BadFrame("overflow", "run longer than any frame", b""))
                 continue
             if chunk_end:

@@ -221,7 +221,7 @@ class Nak(Message):
             raise MessageError(f"NAK payload {payload.hex()}: {exc}") from None
 
 
-#: The one decode registry: (is_reply, opcode) -> payload class.
+#: The one decode registry, keyed by opcode: COMMANDS for host frames, REPLIES for REPLY-flagged.
 COMMANDS: dict[Opcode, type[Message]] = {
     Opcode.GET_INFO: GetInfo,
     Opcode.GET_STATUS: GetStatus,

@@ -46,10 +46,6 @@ class SerialTransport:
             raise LinkDownError(f"cannot open {self.url!r}: {exc}") from None
         self._port = port  # serial_for_url returns a Serial-like object for every scheme
 
-    @property
-    def is_open(self) -> bool:
-        return self._port is not None
-
     def close(self) -> None:
         port, self._port = self._port, None
         if port is not None:
