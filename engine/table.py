@@ -166,6 +166,8 @@ class Table(DealMixin):
         hand = self._live_hand(seat)
         if hand is None:
             return
+        self._close_offer(hand)
+        live_before = self.wall.live_left
         pending = hand.pending_replacements[seat]
         replacement = action.replacement if action.replacement is not None else pending > 0
         after_kong = replacement and hand.kongs_awaiting_replacement[seat] > 0
@@ -207,6 +209,7 @@ class Table(DealMixin):
             live_left=self.wall.live_left,
             sea_bottom=hand.sea_bottom_drawn,
         )
+        self._after_draw(hand, seat, tile, kong=after_kong, live_before=live_before)
         self._check_copies(hand, (tile,))
 
     def _discard(self, seat: int, tile: Tile, seen_at: tuple[int | None, int | None]) -> None:
@@ -216,6 +219,9 @@ class Table(DealMixin):
         if hand.turn != seat:  # in turn but before drawing: the size check calls it xianggong
             due = f"seat {hand.turn} to {hand.phase.value}"
             self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {tile} while it is {due}")
+        self._missed_self_win(hand, seat)
+        self._check_tail_pick(hand, None)
+        self._close_offer(hand)
         state = hand.seats[seat]
         self._check_size(hand, seat, 14)
         newly_seen = state.known[tile] == 0  # a known tile was counted when it was seen
@@ -233,11 +239,14 @@ class Table(DealMixin):
         hand.river_bottom = self.wall.live_left == 0
         hand.live_discard, hand.claim, hand.pending_kong = (seat, tile), None, None
         hand.draw_after_discard = None
+        hand.discard_after_kong = hand.kong_replacement_drawn and hand.turn == seat
         hand.turn, hand.phase = (seat + 1) % 4, Phase.DRAW
         hand.turn_began_with_claim = hand.kong_replacement_drawn = False
         self._emit(
             TileDiscarded, seat=seat, tile=tile, row=row, col=col, river_bottom=hand.river_bottom
         )
+        hand.rules_memory.on_discard(seat, tile)
+        self._open_offer(hand, seat, tile, robbing=False)
         self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
         if newly_seen:
             self._check_copies(hand, (tile,))

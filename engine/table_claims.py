@@ -8,8 +8,8 @@ next player drew returns the drawn tile to the wall (WSOM) and is noted as a war
 
 from __future__ import annotations
 
-from engine.table_core import TableCore
 from engine.table_events import ClaimOverridden, FlowerReplaced, KongDeclared, MeldClaimed
+from engine.table_hooks import HooksMixin
 from engine.table_seats import ClaimRecord, HandState, Phase
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from engine.violations import ViolationKind
@@ -23,7 +23,7 @@ def win_rank(seat: int, discarder: int) -> int:
     return 10 - (seat - discarder) % 4
 
 
-class ClaimsMixin(TableCore):
+class ClaimsMixin(HooksMixin):
     # -- which discard a claim is on ------------------------------------------------------------
     def _peek_discard(self, hand: HandState, seat: int, rank: int) -> tuple[int, Tile, str] | None:
         """(discarder, tile, how) for a claim by ``seat``, without changing anything.
@@ -82,7 +82,10 @@ class ClaimsMixin(TableCore):
         hand.live_discard, hand.claim = (record.discarder, record.tile), None
         hand.phase, hand.turn = Phase.DRAW, (record.discarder + 1) % 4
         hand.turn_began_with_claim = False
-        self._emit(ClaimOverridden, seat=record.seat, by_seat=by, meld=record.meld)
+        refund = None
+        if record.was_kong:
+            refund = self._kong_payment(hand, "exposed", record.seat, record.discarder, undo=True)
+        self._emit(ClaimOverridden, seat=record.seat, by_seat=by, meld=record.meld, deltas=refund)
 
     def _remove_from_river(self, hand: HandState, discarder: int, tile: Tile) -> None:
         river = hand.seats[discarder].river
@@ -143,6 +146,9 @@ class ClaimsMixin(TableCore):
             )
         if hand.seats[seat].xianggong == "big":
             self._violate(ViolationKind.BIG_XIANGGONG, seat, "a long hand may not claim")
+        if kind is MeldKind.PUNG:
+            self._check_pung(hand, seat, tile)
+        self._take_offer(hand, seat)
         self._take_discard(hand, seat, how)
         others = list(meld.tiles)
         others.remove(tile)
@@ -156,13 +162,24 @@ class ClaimsMixin(TableCore):
         self.timer.claimed(seat, self._action.at if self._action is not None else None)
         if is_kong:
             hand.expect_replacement(seat, kong=True)
-            self._emit(KongDeclared, seat=seat, meld=meld, kind="exposed", from_seat=discarder)
+            paid = self._kong_payment(hand, "exposed", seat, discarder)
+            self._emit(
+                KongDeclared,
+                seat=seat,
+                meld=meld,
+                kind="exposed",
+                from_seat=discarder,
+                deltas=paid,
+            )
         else:
             self._emit(MeldClaimed, seat=seat, meld=meld, from_seat=discarder)
         self._check_copies(hand, meld.tiles)
 
     # -- kongs from the hand --------------------------------------------------------------------
     def _own_kong_checks(self, hand: HandState, seat: int) -> None:
+        self._missed_self_win(hand, seat)
+        self._check_tail_pick(hand, None)
+        self._close_offer(hand)
         if hand.turn != seat or hand.phase is not Phase.DISCARD:
             self._violate(ViolationKind.OUT_OF_TURN, seat, "may only kong in its own turn")
         elif hand.turn_began_with_claim:
@@ -189,7 +206,8 @@ class ClaimsMixin(TableCore):
         meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * 4)
         hand.seats[seat].melds.append(meld)
         hand.expect_replacement(seat, kong=True)
-        self._emit(KongDeclared, seat=seat, meld=meld, kind="concealed")
+        paid = self._kong_payment(hand, "concealed", seat, None)
+        self._emit(KongDeclared, seat=seat, meld=meld, kind="concealed", deltas=paid)
         self._check_copies(hand, (tile,))
 
     def _added_kong(self, seat: int, tile: Tile) -> None:
@@ -210,7 +228,16 @@ class ClaimsMixin(TableCore):
         hand.pending_kong = (seat, tile)
         hand.expect_replacement(seat, kong=True)
         from_seat = (seat + pung.source) % 4 if pung.source is not None else None
-        self._emit(KongDeclared, seat=seat, meld=melds[index], kind="added", from_seat=from_seat)
+        paid = self._kong_payment(hand, "added", seat, None)
+        self._emit(
+            KongDeclared,
+            seat=seat,
+            meld=melds[index],
+            kind="added",
+            from_seat=from_seat,
+            deltas=paid,
+        )
+        self._open_offer(hand, seat, tile, robbing=True)
         self._check_copies(hand, (tile,))
 
     # -- flowers ------------------------------------------------------------------------------

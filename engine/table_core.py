@@ -15,6 +15,7 @@ from engine.events import Event, make_event_id
 from engine.procedures import Procedure
 from engine.rulesets import RuleSet
 from engine.table_events import HandEnded, Overtime, ViolationRaised
+from engine.table_rules_api import table_rules_of
 from engine.table_seats import HandState, Phase
 from engine.table_timing import TableTimer
 from engine.table_wall import WallTracker
@@ -153,7 +154,14 @@ class TableCore:
         hand.phase = Phase.ENDED
         self.hands_played += 1
         winner = hand.winners[0] if hand.winners else None
-        self.next_dealer = self.procedure.next_dealer(hand.dealer, winner)
+        several = len(hand.winners) > 1 and hand.last_discard_win is not None
+        discarder = hand.last_discard_win[0] if several and hand.last_discard_win else None
+        ruled = table_rules_of(self.rules).next_dealer(
+            hand.dealer, list(hand.winners), discarder=discarder
+        )
+        self.next_dealer = (
+            ruled if ruled is not None else self.procedure.next_dealer(hand.dealer, winner)
+        )
         self._emit(
             HandEnded,
             hand_number=hand.number,

@@ -30,6 +30,7 @@ class DealMixin(HistoryMixin):
         number = action.hand_number if action.hand_number is not None else self.hands_played + 1
         wind = action.prevalent_wind or self.procedure.prevailing_wind(number - 1) or Wind.EAST
         self.hand = HandState(number, self.procedure, dealer, wind, action.dice, turn=dealer)
+        self.hand.rules_memory = self.table_rules.hand_rules()
         try:
             self.wall = WallTracker(self.procedure, action.wall, dice=action.dice, dealer=dealer)
         except ValueError as exc:

@@ -80,6 +80,8 @@ class KongDeclared(TableEvent):
     meld: Meld
     kind: str
     from_seat: int | None = None
+    #: Score changes the rule set pays for the kong (e.g. Qujing's exposed kong); None: none.
+    deltas: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -90,6 +92,8 @@ class ClaimOverridden(TableEvent):
     seat: int
     by_seat: int
     meld: Meld | None = None
+    #: The undone kong's payment given back (None: there was none).
+    deltas: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -101,7 +105,9 @@ class FlowerReplaced(TableEvent):
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class WinDeclared(TableEvent):
-    """A valid win: ``score`` is ScoreResult.to_json(), ``deltas`` the four score changes."""
+    """A valid win: ``score`` is ScoreResult.to_json(), ``deltas`` the four score changes.
+
+    The changes the win causes: a robbed kong's payment given back is included."""
 
     type: ClassVar[str] = "win_declared"
     seat: int

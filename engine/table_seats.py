@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.procedures import Procedure
+from engine.table_rules_api import HandRules
 from engine.tiles import Meld, Tile, Wind
 
 RIVER_ROW = 6
@@ -98,6 +99,29 @@ class ClaimRecord:
     was_kong: bool
 
 
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Who wins on which tile and how: ``self``, ``robbing`` or how the discard was taken
+    (``live``, ``override``: outranking a claim, ``after_draw``: after the next player drew)."""
+
+    seat: int
+    tile: Tile
+    how: str
+    discarder: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A tile the other seats may take (a discard, or an added-kong tile they may rob) and, per
+    seat, ``(could_pung, could_win)`` with it, None where the table cannot tell."""
+
+    seat: int
+    tile: Tile
+    robbing: bool
+    tiles_left: int | None
+    could: tuple[tuple[bool, bool] | None, ...]
+
+
 @dataclass
 class HandState:
     number: int
@@ -127,6 +151,16 @@ class HandState:
     #: Every discard of the hand in order, claimed ones too: (seat, tile). Zung Jung's
     #: same-round immunity reads it (WinRequest.extras["discards"]).
     discard_log: list[tuple[int, Tile]] = field(default_factory=list)
+    #: The rule set's per-hand table rules (engine.table_rules_api) and what they watch: the
+    #: tile on offer and the seats that took it, a seat that drew a win it must declare, the
+    #: last kong replacement (seat, pick, live tiles before it) and whether the last discard
+    #: came right after its discarder's kong.
+    rules_memory: HandRules = field(default_factory=HandRules)
+    offer: Offer | None = None
+    takers: set[int] = field(default_factory=set)
+    must_self_win: int | None = None
+    tail_pick: tuple[int, int, int] | None = None
+    discard_after_kong: bool = False
 
     def expect_replacement(self, seat: int, *, kong: bool, count: int = 1) -> None:
         """A kong or flower owes ``seat`` a draw from the tail (``count`` -1 cancels one)."""

@@ -39,6 +39,9 @@ class WallTracker:
         self._hands: tuple[tuple[Tile | None, ...], ...] | None = None
         self._returned: list[Tile | None] = []
         self.dealt = self.head_draws = self.tail_draws = 0
+        #: Which tail tile the last replacement took (see :meth:`_tail_pick`); None when the
+        #: wall does not know its face-up tail tiles (or has none).
+        self.last_pick: int | None = None
 
     @property
     def live_left(self) -> int | None:
@@ -58,6 +61,7 @@ class WallTracker:
 
     def draw(self, replacement: bool, tile: Tile | None) -> tuple[Tile | None, str | None]:
         """One draw: (the tile, as named or as the known wall holds it; a problem or None)."""
+        self.last_pick = None
         if replacement:
             self.tail_draws += 1
         else:
@@ -71,18 +75,30 @@ class WallTracker:
             return tile if tile is not None else returned, None
         try:
             if replacement:
-                return self.wall.draw_replacement(tile, pick=self._face_up_pick(tile)), None
+                pick = self._tail_pick(tile)
+                drawn = self.wall.draw_replacement(tile, pick=pick if pick is not None else 0)
+                self.last_pick = pick
+                return drawn, None
             return self.wall.draw(tile), None
         except WallExhaustedError as exc:
             return tile, f"exhausted: {exc}"
         except WallError as exc:
             return tile, str(exc)
 
-    def _face_up_pick(self, tile: Tile | None) -> int:
-        """Which face-up tail tile a replacement names (procedures with ``revealed_tail_tiles``
-        let the konger choose, e.g. Qujing); 0, the next tail tile, otherwise."""
-        revealed = self.wall.revealed_tail() if self.wall is not None else ()
-        return revealed.index(tile) if tile is not None and tile in revealed else 0
+    def _tail_pick(self, tile: Tile | None) -> int | None:
+        """Which tail tile a replacement takes where the procedure turns ``k`` tail tiles face
+        up (``revealed_tail_tiles``, e.g. Qujing's two): the face-up tile it names (0..k-1),
+        else the face-down tile in front of them (k), else the next one (0). None when the wall
+        has no face-up tail tiles or does not know them (the rule set cannot judge the pick)."""
+        wall = self.wall
+        revealed = wall.revealed_tail() if wall is not None else ()
+        if wall is None or not revealed or None in revealed:
+            return None
+        if tile is None:
+            return 0
+        if tile in revealed:
+            return revealed.index(tile)
+        return len(revealed) if wall.live > len(revealed) else 0
 
     def undo_draw(self, tile: Tile | None) -> None:
         """A drawn tile went back to the wall (a claim took precedence over the draw)."""

@@ -7,29 +7,17 @@ result under the rule set's minimum is a false win: a violation, no payment, and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.notation import Hand, format_hand, format_tiles
 from engine.rulesets import ScoreResult, WinRequest
 from engine.table_claims import ClaimsMixin, win_rank
 from engine.table_events import WashoutDeclared, WinDeclared
-from engine.table_seats import HandState, Phase
+from engine.table_seats import HandState, Phase, WinContext
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 
 _REFUSED = object()
-
-
-@dataclass(frozen=True, slots=True)
-class WinContext:
-    """Who wins on which tile and how: ``self``, ``robbing`` or how the discard was taken
-    (``live``, ``override``: outranking a claim, ``after_draw``: after the next player drew)."""
-
-    seat: int
-    tile: Tile
-    how: str
-    discarder: int | None
 
 
 class WinsMixin(ClaimsMixin):
@@ -72,6 +60,8 @@ class WinsMixin(ClaimsMixin):
             self._violate(ViolationKind.FALSE_WIN, seat, f"declared {tile} but won on {win_tile}")
             return
         win = WinContext(seat, win_tile, how, discarder)
+        if self._win_refused(hand, win):
+            return
         concealed = self._concealed_for_win(hand, win, declared)
         if concealed is _REFUSED:
             return
@@ -162,6 +152,8 @@ class WinsMixin(ClaimsMixin):
             "dealer": hand.dealer,
             "rivers": tuple(tuple(s.river) for s in hand.seats),
             "discards": _discards(hand, win),
+            "own_discards": tuple(tile for who, tile in hand.discard_log if who == seat),
+            "kong_discard": how in ("live", "override", "after_draw") and hand.discard_after_kong,
             **_blessings(hand, win),
         }
         return WinRequest(
@@ -188,8 +180,9 @@ class WinsMixin(ClaimsMixin):
         seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
         if how in ("override", "after_draw"):
             self._take_discard(hand, seat, how)
+        refund: tuple[int, ...] | None = None
         if how == "robbing" and discarder is not None:
-            self._undo_added_kong(hand, discarder, win_tile)
+            refund = self._undo_added_kong(hand, discarder, win_tile)
         elif discarder is not None and not hand.winners:
             self._remove_from_river(hand, discarder, win_tile)
         if how != "self":
@@ -198,7 +191,13 @@ class WinsMixin(ClaimsMixin):
         if result is not None and self.rules is not None:
             deltas = tuple(self.rules.settle(result, winner=seat, discarder=discarder))
             hand.deltas = [a + b for a, b in zip(hand.deltas, deltas, strict=True)]
+        if refund is not None:
+            deltas = tuple(a + b for a, b in zip(deltas or (0, 0, 0, 0), refund, strict=True))
         hand.winners.append(seat)
+        hand.must_self_win = None
+        self._check_tail_pick(hand, seat if how == "self" else None)
+        if how != "self":
+            self._take_offer(hand, seat)
         if how == "self":
             at = self._action.at if self._action is not None else None
             self._overtimes(hand, self.timer.won(seat, at))
@@ -227,7 +226,10 @@ class WinsMixin(ClaimsMixin):
                 None,
             )
 
-    def _undo_added_kong(self, hand: HandState, konger: int, tile: Tile) -> None:
+    def _undo_added_kong(
+        self, hand: HandState, konger: int, tile: Tile
+    ) -> tuple[int, int, int, int] | None:
+        """The robbed kong is a pung again; its payment (if any) is given back and returned."""
         melds = hand.seats[konger].melds
         for i, meld in enumerate(melds):
             if meld.kind is MeldKind.KONG and meld.first == tile:
@@ -235,6 +237,7 @@ class WinsMixin(ClaimsMixin):
                 break
         hand.pending_kong = None
         hand.expect_replacement(konger, kong=True, count=-1)
+        return self._kong_payment(hand, "added", konger, None, undo=True)
 
     def _washout(self) -> None:
         hand = self._live_hand()

@@ -46,6 +46,11 @@ class ViolationKind(enum.Enum):
     BAD_ACTION = "bad_action"
     UNKNOWN_EVENT = "unknown_event"
     OVERTIME = "overtime"
+    #: Raised through a rule set's table hooks (engine.table_rules_api), e.g. Qujing's.
+    PUNG_FURITEN = "pung_furiten"
+    WIN_FURITEN = "win_furiten"
+    MUST_WIN = "must_win"
+    TAIL_RULE = "tail_rule"
 
 
 #: How loud each kind is by default.

@@ -276,7 +276,8 @@ class Wall:
         return tile
 
     def draw_replacement(self, expected: Tile | None = None, *, pick: int = 0) -> Tile | None:
-        """A kong or flower replacement from the tail (``pick`` chooses among revealed tiles)."""
+        """A kong or flower replacement from the tail: ``pick`` 0..k-1 chooses among the ``k``
+        revealed tiles, ``k`` takes the face-down tile in front of them (0 without any)."""
         index = self._replacement_index(pick)
         tile = self._take(index, expected)
         self._remaining.remove(index)
@@ -285,7 +286,8 @@ class Wall:
 
     def _replacement_index(self, pick: int) -> int:
         self._need_live()
-        choices = min(max(1, self.procedure.revealed_tail_tiles), self.live)
+        revealed = self.procedure.revealed_tail_tiles  # plus the face-down tile in front
+        choices = min(revealed + 1 if revealed else 1, self.live)
         if not 0 <= pick < choices:
             raise WallError(f"replacement pick {pick!r} is not among the {choices} tail tile(s)")
         return self.tail_indices(pick + 1)[pick]

@@ -14,7 +14,7 @@ properties and hooks; nothing outside this package knows it is Qujing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from engine.qujing import hands
 from engine.qujing.arrangements import DISCARD_STREAK, HandError, build_views
@@ -24,8 +24,7 @@ from engine.qujing.table_rules import QujingHandRules, next_dealer
 from engine.qujing.view import colours
 from engine.rulesets import FanScore, ScoreResult, WinRequest
 from engine.scoring.evaluator import Evaluation, evaluate
-
-KongKind = Literal["exposed", "concealed", "added"]
+from engine.table_rules_api import KONG_KINDS, TableRules
 
 
 @dataclass(slots=True)
@@ -94,9 +93,11 @@ class QujingRuleSet:
         return hands.settle_many(results, discarder=discarder)
 
     def kong_changes(
-        self, kind: KongKind, *, konger: int, discarder: int | None = None
+        self, kind: str, *, konger: int, discarder: int | None = None
     ) -> tuple[int, int, int, int]:
         """Score changes for a kong when it is made (exposed: the discarder pays, default 2)."""
+        if kind not in KONG_KINDS:
+            raise ValueError(f"kong kind must be one of {KONG_KINDS}, got {kind!r}")
         if kind == "exposed":
             if discarder is None:
                 raise ValueError("an exposed kong needs the discarder of the claimed tile")
@@ -110,13 +111,19 @@ class QujingRuleSet:
         )
         return hands.kong_payment(0, each, konger=konger, discarder=None)
 
-    # --- table behaviour -------------------------------------------------------------------
+    # --- table behaviour (engine.table_rules_api.TableRules hooks) ------------------------
     def hand_rules(self) -> QujingHandRules:
-        """Fresh per-hand memory for the furiten and last-tiles rules the table consults."""
+        """Fresh per-hand memory for the furiten, last-tiles and tail rules the table consults."""
         return QujingHandRules(self.options)
 
     def next_dealer(self, dealer: int, winners: list[int], *, discarder: int | None) -> int:
+        """The first winner; the discarder when several won on one discard (§7)."""
         return next_dealer(dealer, winners, discarder=discarder, options=self.options)
+
+
+def _offers_table_rules(rules: QujingRuleSet) -> TableRules:
+    """Type check only: the rule set implements every table hook."""
+    return rules
 
 
 def make_rules(**options: Any) -> QujingRuleSet:

@@ -1,9 +1,10 @@
 """The Qujing table rules the shared table state machine consults (digest §3-§5, §7).
 
-Pure and per hand: the table feeds it what happened (``on_draw``, ``on_discard``, ``on_pass``,
-``on_claim``) and asks it what is allowed (``pung_problem``, ``win_problem``, ``must_win``,
-``resolve_claims``). None of these rules names another rule set; a rule set without such rules
-answers "allowed" everywhere, so the table needs no ``if rules == ...`` branch.
+Pure and per hand: :class:`QujingHandRules` implements the shared table's optional hooks
+(:class:`engine.table_rules_api.HandRules`): the table feeds it what happened (``on_draw``,
+``on_discard``, ``on_pass``) and asks it what is allowed (``pung_problem``, ``win_problem``,
+``must_win``, ``replacement_problem``). A rule set without such rules gets the hooks' defaults
+("allowed" everywhere), so the table needs no ``if rules == ...`` branch.
 
 * Pung furiten: a seat that could have punged a tile and passed may not pung the same tile again
   until it has discarded.
@@ -20,8 +21,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from engine.qujing.options import QujingOptions
+from engine.qujing.tail import replacement_problem
+from engine.table_rules_api import HandRules
 from engine.tiles import Tile
 
 SEATS = 4
@@ -42,9 +46,10 @@ class Claim:
 
 
 @dataclass(slots=True)
-class QujingHandRules:
+class QujingHandRules(HandRules):
     """Per-hand memory for the furiten rules; one instance per hand, fed by the table."""
 
+    watches_passes: ClassVar[bool] = True
     options: QujingOptions = field(default_factory=QujingOptions)
     #: Tiles each seat passed on while holding an unfrozen pair, since its last discard.
     _passed_pungs: list[set[Tile]] = field(default_factory=lambda: [set() for _ in range(SEATS)])
@@ -102,6 +107,10 @@ class QujingHandRules:
         if not legal_win or not self.in_last_tiles(tiles_left):
             return False
         return self.win_problem(seat, on_discard=on_discard) is None
+
+    def replacement_problem(self, pick: int, live: int, *, completes_hand: bool) -> str | None:
+        """Why a kong replacement at ``pick`` breaks the tail reading (:mod:`.tail`)."""
+        return replacement_problem(pick, live, completes_hand=completes_hand, options=self.options)
 
     def resolve_claims(self, discarder: int, claims: Iterable[Claim]) -> tuple[Claim, ...]:
         """The claims that take effect: every allowed win, else the best kong/pung claim."""

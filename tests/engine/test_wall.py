@@ -227,8 +227,11 @@ def test_revealed_tail_tiles_for_a_plugin_procedure() -> None:
     assert wall.revealed_tail() == (tiles[134], tiles[135])
     assert wall.draw_replacement(pick=1) == tiles[135]
     assert wall.revealed_tail() == (tiles[134], tiles[132])
-    with pytest.raises(WallError, match="pick 2"):
-        wall.draw_replacement(pick=2)
+    # pick 2 is the face-down tile in front of the two face-up ones; nothing beyond it.
+    front = wall.tail_indices(3)[2]
+    assert front not in wall.tail_indices(2) and wall.peek_replacement(2) == tiles[front]
+    with pytest.raises(WallError, match="pick 3"):
+        wall.draw_replacement(pick=3)
     while wall.live > 1:
         wall.draw()
     with pytest.raises(WallError, match="pick 1 is not among the 1 tail"):

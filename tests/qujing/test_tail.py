@@ -9,7 +9,6 @@ from engine.events import to_dict
 from engine.notation import parse_tiles
 from engine.procedures import find_procedure
 from engine.qujing import QujingOptions, QujingRuleSet
-from engine.qujing.referee import QujingReferee
 from engine.qujing.tail import replacement_picks, replacement_problem
 from engine.table import Table
 from engine.tiles import Tile
@@ -130,24 +129,46 @@ def test_the_table_lets_a_kong_take_either_face_up_tail_tile() -> None:
     assert table.violations == ()
 
 
-def _kong_then_draw(rules: QujingRuleSet, pick: str) -> QujingReferee:
+def _kong_then_draw(rules: QujingRuleSet, pick: str) -> Table:
+    """Seat 0 kongs 4p and names its replacement: 9s or E lie face up, 8p face down in front."""
     dealt = ["123m456m789m4444pE", "2345m6789m77sNNS", "111p222p333s55sCC", "4488m55p66s8sWWPF"]
-    referee = QujingReferee(Table("qujing", rules=rules))
-    referee.apply(HandStart(dealer=0, wall=wall_with(dealt, "9sE")))
+    table = Table("qujing", rules=rules)
+    table.apply(HandStart(dealer=0, wall=wall_with(dealt, "8pS9sE")))
     for seat in range(4):
-        referee.apply(Deal(seat=seat))
-    referee.apply(ConcealedKong(seat=0, tile=Tile.parse("4p")))
-    referee.apply(Draw(seat=0, tile=Tile.parse(pick), replacement=True))
-    return referee
+        table.apply(Deal(seat=seat))
+    table.apply(ConcealedKong(seat=0, tile=Tile.parse("4p")))
+    drawn = table.apply(Draw(seat=0, tile=Tile.parse(pick), replacement=True))
+    assert [e.type for e in drawn] == ["tile_drawn"], drawn  # the wall allows every pick
+    return table
+
+
+def _tail_rule(table: Table) -> list[int | None]:
+    return [v.seat for v in table.violations if v.kind.value == "tail_rule"]
 
 
 def test_bloom_only_reading_flags_a_face_up_tile_taken_without_winning() -> None:
-    referee = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "9s")
-    referee.apply(Discard(seat=0, tile=Tile.parse("9s")))
-    assert [(f.kind, f.seat) for f in referee.findings] == [("tail_rule", 0)]
+    table = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "9s")
+    table.apply(Discard(seat=0, tile=Tile.parse("9s")))
+    assert _tail_rule(table) == [0]
+    assert "'bloom-only'" in table.violations[0].detail
     winner = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "E")
-    winner.apply(Win(seat=0))
-    assert winner.findings == []
+    assert [e.type for e in winner.apply(Win(seat=0))][:1] == ["win_declared"]
+    assert winner.violations == ()
     default = _kong_then_draw(QujingRuleSet(), "9s")
     default.apply(Discard(seat=0, tile=Tile.parse("9s")))
-    assert default.findings == []
+    assert default.violations == ()
+
+
+def test_bloom_only_kong_without_a_win_takes_the_face_down_tile_in_front() -> None:
+    table = _kong_then_draw(QujingRuleSet(BLOOM_ONLY), "8p")
+    assert table.wall.wall is not None
+    assert table.wall.wall.revealed_tail() == parse_tiles("9sE")  # both stay face up
+    table.apply(Discard(seat=0, tile=Tile.parse("8p")))
+    assert table.violations == ()
+
+
+def test_any_kong_reading_flags_the_face_down_tile() -> None:
+    table = _kong_then_draw(QujingRuleSet(), "8p")
+    table.apply(Discard(seat=0, tile=Tile.parse("8p")))
+    assert _tail_rule(table) == [0]
+    assert "'any-kong'" in table.violations[0].detail and "pick 2" in table.violations[0].detail

@@ -4,6 +4,8 @@ HAND is the engine's notation, melds in brackets. With ``--win-tile`` HAND is th
 the winning tile; without it the last concealed tile written in HAND is the winning tile.
 ``--jsonl`` reads one JSON object per line from stdin and writes one result per line, in order;
 a bad line gives a result with ``valid: false`` and an ``error``, never a stop.
+Rule-set-specific facts (``WinRequest.extras``, e.g. Qujing's ``own_discards`` and
+``kong_discard``) pass through ``--extra KEY=JSON`` or an ``"extras": {...}`` object per line.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from engine.rulesets import RuleSet, ScoreResult, WinRequest
 from engine.tiles import Wind
 
 _FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong")
-_FIELDS = frozenset({"hand", "win_tile", "seat_wind", "prevalent_wind", "flowers", *_FLAGS})
+_FIELDS = frozenset(
+    {"hand", "win_tile", "seat_wind", "prevalent_wind", "flowers", "extras", *_FLAGS}
+)
 
 
 class RequestError(ValueError):
@@ -47,6 +51,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--kong-replacement", action="store_true", help="won on a kong's supplement"
     )
     parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="a rule-set-specific fact, e.g. own_discards='\"ESWN\"' or kong_discard=true "
+        "(repeatable; see the rule set's docs for the keys it reads)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--jsonl", action="store_true", help="score JSON lines from stdin")
     parser.add_argument("--rules", default="mcr", help="rule set (default: mcr)")
@@ -79,13 +91,14 @@ def _run(args: argparse.Namespace) -> int:
     }
     fields |= {flag: getattr(args, flag) for flag in _FLAGS}
     try:
+        fields["extras"] = parse_extras(args.extra)
         request = build_request(fields)
     except RequestError as exc:
         if args.json:
             print(json.dumps(_error(str(exc))))
             return 1
         raise CliError(str(exc)) from None
-    result = rules.score(request)
+    result = _score(rules, request)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -105,7 +118,32 @@ def score_line(rules: RuleSet, line: str) -> dict[str, Any]:
         request = build_request(fields)
     except RequestError as exc:
         return _error(str(exc))
-    return rules.score(request).to_json()
+    return _score(rules, request).to_json()
+
+
+def _score(rules: RuleSet, request: WinRequest) -> ScoreResult:
+    """A rule set that trips over bad extras must not end the run with a traceback."""
+    try:
+        return rules.score(request)
+    except Exception as exc:
+        return ScoreResult(total=0, valid=False, error=f"cannot score: {exc}")
+
+
+def parse_extras(items: list[str]) -> dict[str, Any]:
+    """``KEY=JSON`` strings as a dict (a later KEY wins); RequestError quotes a bad one."""
+    extras: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise RequestError(f"--extra needs KEY=JSON, got {item!r}")
+        try:
+            extras[key.strip()] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RequestError(
+                f"--extra {key.strip()}: the value is not JSON ({exc.msg}): {text!r}"
+                " (quote strings: own_discards='\"ESWN\"')"
+            ) from None
+    return extras
 
 
 def build_request(fields: dict[str, Any]) -> WinRequest:
@@ -138,7 +176,18 @@ def build_request(fields: dict[str, Any]) -> WinRequest:
     for flag, value in flags.items():
         if not isinstance(value, bool):
             raise RequestError(f"{flag!r} must be true or false, got {value!r}")
-    return WinRequest(hand, win, seat_wind=seat, prevalent_wind=prevalent, flowers=flowers, **flags)
+    extras = fields.get("extras", {})
+    if not isinstance(extras, dict):
+        raise RequestError(f"'extras' must be a JSON object of rule-set facts, got {extras!r}")
+    return WinRequest(
+        hand,
+        win,
+        seat_wind=seat,
+        prevalent_wind=prevalent,
+        flowers=flowers,
+        extras=extras,
+        **flags,
+    )
 
 
 def _text(fields: dict[str, Any], key: str, default: str) -> str:
