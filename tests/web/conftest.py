@@ -33,6 +33,7 @@ ACCOUNTS = {
     "T1": "t1-pw",
     "T2": "t2-pw",
     "T3": "t3-pw",
+    "T4": "t4-pw",
     "overlay": "ov-pw",
     "overlay-delayed": "ovd-pw",
     "referee": "ref-pw",
