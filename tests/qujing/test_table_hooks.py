@@ -3,12 +3,15 @@ its generic hooks (both furiten rules, kong payments, the dealer rule, the kong-
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import AddedKong, Deal, Discard, Draw, HandStart, Kong, Pung, Win
 from engine.events import Event, to_dict
 from engine.notation import parse_tile, parse_tiles
 from engine.rulesets import find_rules
 from engine.table import Table
 from engine.table_rules_api import TableRules, table_rules_of
+from engine.violations import IllegalActionError
 
 T = parse_tile
 
@@ -179,4 +182,30 @@ def test_robbing_an_added_kong_gives_its_payment_back() -> None:
     assert win[0]["deltas"] == [1, -3 - paid, 1 + paid, 1]
     table.apply(HandStart())  # the hand ends: the kong's payment is gone, only the win counts
     assert table.scores == [0, -paid, paid, 0]
+    assert table.violations == ()
+
+
+def test_a_strict_table_refuses_a_furiten_pung_and_keeps_its_state() -> None:
+    table = Table("qujing", rules="qujing", strict=True)
+    table.apply(HandStart(dealer=0))
+    for seat, tiles in enumerate(HANDS):
+        table.apply(Deal(seat=seat, tiles=parse_tiles(tiles)))
+    table.apply(Discard(seat=0, tile=T("E")))
+    table.apply(Draw(seat=1, tile=T("E")))
+    table.apply(Discard(seat=1, tile=T("E")))
+    before = table.snapshot()
+    with pytest.raises(IllegalActionError, match="pung_furiten"):
+        table.apply(Pung(seat=2))
+    assert table.snapshot() == before
+
+
+def test_unknown_hands_are_never_judged() -> None:
+    table = Table("qujing", rules="qujing")
+    table.apply(HandStart(dealer=0))
+    for seat in range(4):
+        table.apply(Deal(seat=seat, count=14 if seat == 0 else 13))  # a camera: tiles unseen
+    table.apply(Discard(seat=0, tile=T("E")))
+    table.apply(Draw(seat=1, tile=T("E")))
+    table.apply(Discard(seat=1, tile=T("E")))
+    table.apply(Pung(seat=2))
     assert table.violations == ()
