@@ -209,3 +209,17 @@ def test_unknown_hands_are_never_judged() -> None:
     table.apply(Discard(seat=1, tile=T("E")))
     table.apply(Pung(seat=2))
     assert table.violations == ()
+
+
+def test_a_win_that_overrides_an_exposed_kong_gives_its_payment_back() -> None:
+    hands = ["123m456m789m19s7s5pE", "111222333p46p99p", "2345m6789m77sNNS", "555p678sCCFFWSS"]
+    table = _table(hands)
+    table.apply(Discard(seat=0, tile=T("5p")))
+    kong = _of_type(table.apply(Kong(seat=3)), "kong_declared")
+    assert kong[0]["deltas"] == [-2, 0, 0, 2]
+    events = table.apply(Win(seat=1))  # seat 1 waits on 5p (one colour): the win outranks
+    assert _of_type(events, "claim_overridden")[0]["deltas"] == [2, 0, 0, -2]
+    paid = _of_type(events, "win_declared")[0]["score"]["payments"]["discarder"]  # type: ignore[index]
+    table.apply(HandStart())
+    assert table.scores == [-paid, paid, 0, 0]
+    assert table.violations == ()
