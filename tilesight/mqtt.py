@@ -130,7 +130,7 @@ class DelayedCopies:
                     self._cond.wait(wait)
                     continue
                 _, _, topic, payload, retain = heapq.heappop(self._due)
-                self._client.publish(topic, payload, qos=1, retain=retain)
+                self._client.publish(topic, payload, qos=0 if retain else 1, retain=retain)
 
 
 class TableLink:
@@ -234,12 +234,14 @@ class TableLink:
         self._retain(self.topics.private(name), json.dumps(payload, ensure_ascii=False))
 
     def _retain(self, topic: str, payload: str) -> None:
-        # _retain_lock orders this against _on_connect, so an older snapshot never overwrites a
-        # newer one; on_publish never takes it, so publishing under it cannot deadlock.
+        # Snapshots go out with QoS 0: paho re-sends unacknowledged QoS 1 messages *after*
+        # on_connect, which would let a snapshot from before a broker crash overwrite the newest
+        # one republished here. Nothing is lost: the latest is republished on every connect.
+        # _retain_lock orders this against _on_connect; on_publish never takes it.
         with self._retain_lock:
             self._retained[topic] = payload
             if self.connected.is_set():
-                self._client.publish(topic, payload, qos=1, retain=True)
+                self._client.publish(topic, payload, qos=0, retain=True)
         if self._delayed is not None and topic == self.topics.state:
             self._delayed.add(self.topics.delayed(topic), payload, retain=True)
 
@@ -276,7 +278,7 @@ class TableLink:
         client.publish(self.topics.status, "online", qos=1, retain=True)
         with self._retain_lock:
             for topic, payload in self._retained.items():
-                client.publish(topic, payload, qos=1, retain=True)
+                client.publish(topic, payload, qos=0, retain=True)
             self.connected.set()
         with self._lock:
             pending = set(self._inflight.values())

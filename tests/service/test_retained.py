@@ -75,3 +75,39 @@ def test_clean_stop_leaves_offline_and_last_state(broker: MosquittoBroker, tmp_p
     assert late.on("/status")[-1].payload == b"offline"
     assert state["game"]["hands_played"] == 1
     assert late.on("/events/hand_ended") == []  # events are never retained
+
+
+def test_retained_state_is_the_newest_after_a_broker_crash(broker: MosquittoBroker):
+    """Kill the broker right after a publish, play on during the outage, restart it: without any
+    further action the retained state is the engine's newest (never an older resent copy)."""
+    engine = TableEngine(table_id="T08", procedure="wsom", rules="mcr", seed=4)
+    service = TableService(
+        topics=TableTopics("cup", "T08"),
+        engine=engine,
+        outbox=Outbox(":memory:"),
+        endpoint=parse_mqtt_url(broker.url),
+        will_delay_s=0,
+    )
+    service.start()
+    try:
+        actions = next(iter(demo_hands("wsom", seed=4, hands=1))).actions
+        wait_until(service.link.connected.is_set, 10, "connection")
+        for action in actions[:40]:
+            service.apply(action)
+        broker.kill()
+        for action in actions[40:50]:
+            service.apply(action)
+        broker.restart()
+        wait_until(
+            lambda: service.link.connects >= 2 and service.outbox.counts()[1] == 0,
+            20,
+            "reconnected and drained",
+        )
+        with Probe(broker.url, "after-crash") as late:
+            late.subscribe("tilesight/v1/cup/T08/state")
+            wait_until(lambda: late.on("/state"), 5, "the retained state")
+            state = json.loads(late.on("/state")[-1].payload)
+    finally:
+        service.stop()
+    assert state["seq"] == engine.position[1]
+    assert state["game"] == json.loads(json.dumps(engine.snapshot()))
