@@ -118,6 +118,7 @@ class MosquittoBroker:
         if acl_file:
             lines.append(f"acl_file {acl_file}")
         lines += [
+            "set_tcp_nodelay true",  # small messages leave at once (latency to overlays)
             "persistence false",
             "max_queued_messages 100000",
             "max_inflight_messages 0",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from engine.actions import Washout
 from tests.service.conftest import REPO_ROOT, Probe, make_service, wait_until
-from tilesight.broker import MosquittoBroker, find_mosquitto
+from tilesight.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
 
 ACCOUNTS = {
     "T1": "t1-pw",
@@ -112,3 +113,40 @@ def test_delayed_overlay_account_sees_only_the_delayed_copies(secured_broker: Mo
         "delayed/events/tile_discarded",
         "delayed/events/hand_ended",
     }, topics
+
+
+def test_example_mosquitto_conf_is_valid(tmp_path: Path):
+    """The example broker configuration starts as written (ports and paths moved to tmp)."""
+    if find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed")
+    mqtt_port, ws_port = free_port(), free_port()
+    passwords = tmp_path / "passwords"
+    subprocess.run(
+        ["mosquitto_passwd", "-c", "-b", str(passwords), "T1", "pw"],
+        check=True,
+        capture_output=True,
+    )
+    text = (REPO_ROOT / "examples" / "mosquitto" / "mosquitto.conf").read_text()
+    text = (
+        text.replace("listener 1883", f"listener {mqtt_port} 127.0.0.1")
+        .replace("listener 9001", f"listener {ws_port} 127.0.0.1")
+        .replace("examples/mosquitto/passwords", str(passwords))
+        .replace("examples/mosquitto/acl", str(REPO_ROOT / "examples/mosquitto/acl"))
+        .replace("/var/lib/mosquitto/", f"{tmp_path}/")
+    )
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(text + ("user root\n" if os.geteuid() == 0 else ""))
+    process = subprocess.Popen(
+        [find_mosquitto() or "mosquitto", "-c", str(conf)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        ready = wait_for_port("127.0.0.1", mqtt_port, 10) and wait_for_port(
+            "127.0.0.1", ws_port, 10
+        )
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+    assert ready, output
