@@ -1,8 +1,9 @@
 """Turn noisy per-frame detections into stable table observations.
 
-A tile counts as present only after ``confirm_frames`` consecutive frames that agree on its kind at
-the same spot. A confirmed tile is removed only after ``remove_frames`` frames in which it is
-missing *and* its spot is seen to be empty: bare felt there (when the caller can tell, see
+A tile counts as present only after it is seen at the same spot in ``confirm_frames`` consecutive
+frames with one kind read in a strict majority of them (a classifier that wavers between two
+kinds delays it; one odd frame does not). A confirmed tile is removed only after
+``remove_frames`` frames in which it is missing *and* its spot is seen to be empty: bare felt there (when the caller can tell, see
 ``empty_at``) or its confirmed neighbours seen. An arm over a river hides the tile and its
 neighbours together and shows no felt, so it deletes nothing; whatever the arm looks like for a
 frame or two invents nothing. A confirmed tile read as another kind for ``2 * confirm_frames``
@@ -117,11 +118,14 @@ class Stabiliser:
         if track.confirmed:
             self._challenge(track, det.tile)
             return
-        if det.tile == track.tile and det.sideways == track.sideways:
-            track.streak += 1
-        else:
-            track.tile, track.sideways, track.streak = det.tile, det.sideways, 1
-        track.confirmed = track.streak >= self.confirm_frames
+        # present in N consecutive frames, and one kind read in a strict majority of them
+        track.streak += 1
+        track.sideways = det.sideways
+        leader, count = track.votes.most_common(1)[0]
+        track.tile = leader
+        track.confirmed = (
+            track.streak >= self.confirm_frames and count > sum(track.votes.values()) / 2
+        )
 
     def _challenge(self, track: _Track, tile: str) -> None:
         if tile == track.tile:

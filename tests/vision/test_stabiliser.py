@@ -27,13 +27,18 @@ def test_tile_counts_only_after_n_consistent_frames() -> None:
     assert stabiliser.update(frame).seats[0].river == _tiles("5m E")
 
 
-def test_flickering_kind_is_not_confirmed_until_it_settles() -> None:
+def test_flickering_kind_is_not_confirmed_until_one_kind_leads() -> None:
     stabiliser = Stabiliser(confirm_frames=3)
-    for name in ["5m", "6m", "5m", "6m"]:
+    for name in ["5m", "6m", "7m", "6m"]:  # never a strict majority
         assert stabiliser.update(_river(1, [name])).seats[1].river == ()
-    for _ in range(2):
-        stabiliser.update(_river(1, ["6m"]))
     assert stabiliser.update(_river(1, ["6m"])).seats[1].river == _tiles("6m")
+
+
+def test_one_odd_frame_does_not_stop_confirmation() -> None:
+    stabiliser = Stabiliser(confirm_frames=3)
+    for name in ["E", "S", "E"]:
+        observed = stabiliser.update(_river(0, [name]))
+    assert observed.seats[0].river == _tiles("E")
 
 
 def test_arm_over_the_river_deletes_nothing_and_invents_nothing() -> None:
