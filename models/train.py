@@ -58,7 +58,7 @@ def train_detector(
         project=str(out.resolve()),
         name=name,
         exist_ok=True,
-        pretrained=False,
+        pretrained=model if continuing else False,  # False would re-initialise a checkpoint
         amp=device != "cpu",
         plots=False,
         fliplr=0.5,
