@@ -5,9 +5,9 @@ frames with one kind read in a strict majority of them (a classifier that wavers
 kinds delays it; one odd frame does not). A confirmed tile is removed only after
 ``remove_frames`` frames in which it is missing *and* its spot is seen to be empty: bare felt
 there (when the caller can tell, see ``empty_at``) or its confirmed neighbours seen. An arm over
-a river hides the tile and its neighbours together and shows no felt, so it deletes nothing; whatever the arm looks like for a
-frame or two invents nothing. A confirmed tile read as another kind for ``2 * confirm_frames``
-frames in a row is corrected.
+a river hides the tile and its neighbours together and shows no felt, so it deletes nothing;
+whatever the arm looks like for a frame or two invents nothing. A confirmed tile read as another
+kind for ``2 * confirm_frames`` frames in a row is corrected.
 """
 
 from __future__ import annotations
