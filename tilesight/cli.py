@@ -11,7 +11,16 @@ from tilesight import __version__
 
 #: Subcommand modules under tilesight.commands, in the order shown by --help.
 COMMAND_MODULES: tuple[str, ...] = (
-    "replay", "demo", "run", "scores", "table", "table_emulator", "detect", "watch", "score", "web",
+    "replay",
+    "demo",
+    "run",
+    "scores",
+    "table",
+    "table_emulator",
+    "detect",
+    "watch",
+    "score",
+    "web",
 )
 
 
