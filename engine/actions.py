@@ -179,6 +179,24 @@ class TableFault(Action):
     detail: str = ""
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class CommandRecord(Action):
+    """A referee or table command the service handled, recorded so it gets an event in sequence.
+
+    Changes no game state; ``alert`` is the acknowledged alert's event_id (``ack`` only),
+    ``result`` the command's result as compact JSON text."""
+
+    name: ClassVar[str] = "command_record"
+    verb: str
+    outcome: str
+    account: str | None = None
+    correlation: str | None = None
+    alert: str | None = None
+    note: str = ""
+    error: str = ""
+    result: str = ""
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     HandStart,
     Deal,
@@ -194,6 +212,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Washout,
     Correction,
     TableFault,
+    CommandRecord,
 )
 _ACTIONS.update({cls.name: cls for cls in ACTION_TYPES})
 

@@ -23,6 +23,7 @@ from engine.rulesets import RuleSet, find_rules
 from engine.table_core import IdFactory, seeded_id_factory
 from engine.table_deal import DealMixin
 from engine.table_events import (
+    CommandHandled,
     TableFaultRaised,
     TileDiscarded,
     TileDrawn,
@@ -125,6 +126,19 @@ class Table(DealMixin):
         ) = state
 
     def _dispatch(self, action: act.Action) -> None:
+        if isinstance(action, act.CommandRecord):  # a record only: no game state changes
+            self._emit(
+                CommandHandled,
+                verb=action.verb,
+                outcome=action.outcome,
+                account=action.account,
+                correlation=action.correlation,
+                alert=action.alert,
+                note=action.note,
+                error=action.error,
+                result=action.result,
+            )
+            return
         hand = self.hand
         several_winners = hand is not None and hand.winners and hand.phase is not Phase.ENDED
         if several_winners and hand is not None and not isinstance(action, act.Win):

@@ -181,6 +181,23 @@ class HandEnded(TableEvent):
     scores: tuple[int, ...] = (0, 0, 0, 0)
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CommandHandled(TableEvent):
+    """A command (``cmd/<verb>``) the service executed: who sent it, its correlation data and
+    the outcome (``ok`` or ``error``); for ``ack`` the acknowledged alert's event_id; ``result``
+    the result sent in the response, as compact JSON text."""
+
+    type: ClassVar[str] = "command_handled"
+    verb: str
+    outcome: str
+    account: str | None = None
+    correlation: str | None = None
+    alert: str | None = None
+    note: str = ""
+    error: str = ""
+    result: str = ""
+
+
 def public_form(event: Event) -> Event:
     """The event with its private fields blanked (for public topics and overlays)."""
     fields = getattr(event, "private_fields", ())

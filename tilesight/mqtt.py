@@ -93,6 +93,7 @@ class CommandMessage:
     response_topic: str | None
     correlation_data: bytes | None
     expires_at: float | None  # monotonic deadline from the message expiry interval
+    account: str | None = None  # the sender's ``account`` MQTT 5 user property, if it set one
 
     def expired(self) -> bool:
         return self.expires_at is not None and time.monotonic() > self.expires_at
@@ -336,5 +337,14 @@ class TableLink:
             response_topic=getattr(props, "ResponseTopic", None) if props else None,
             correlation_data=getattr(props, "CorrelationData", None) if props else None,
             expires_at=time.monotonic() + expiry if expiry is not None else None,
+            account=_user_property(props, "account"),
         )
         self.on_command(command)
+
+
+def _user_property(props: Properties | None, name: str) -> str | None:
+    """The first MQTT 5 user property called ``name`` (paho gives a list of pairs)."""
+    for key, value in getattr(props, "UserProperty", None) or []:
+        if key == name:
+            return str(value)[:200]
+    return None

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from engine.actions import Action, ActionFormatError, Correction, action_from_dict
+from engine.actions import Action, ActionFormatError, CommandRecord, Correction, action_from_dict
 
 
 class CommandError(ValueError):
@@ -107,7 +107,10 @@ def to_action(request: _Payload) -> Action | None:
                 supersedes=request.supersedes, replacement=replacement, reason=request.reason
             )
         if isinstance(request, ActionRequest):
-            return action_from_dict(request.action)
+            action = action_from_dict(request.action)
+            if isinstance(action, CommandRecord):  # only the service records commands
+                raise CommandError(f"action {CommandRecord.name!r} cannot be sent as a command")
+            return action
     except (ActionFormatError, ValueError, TypeError) as exc:
         raise CommandError(f"bad action: {exc}") from exc
     return None

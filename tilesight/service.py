@@ -4,7 +4,9 @@ Actions reach the engine through :meth:`TableService.apply` from any thread (vis
 driver, the demo's simulator); a lock keeps the engine single-threaded as it must be. Each event
 is stored in the outbox *before* it is published. Commands from ``cmd/<verb>`` are validated on the
 network thread and executed on the service's own worker thread; one whose message expiry ran out
-while it waited is dropped, not executed.
+while it waited is dropped, not executed. Every command executed (ok or failed) is recorded as one
+``command_handled`` event through the engine and the outbox, so it has its place in ``(epoch, seq)``
+and is never lost; its event_id is in the response (``event``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action, action_from_dict, action_to_dict
+from engine.actions import Action, CommandRecord, action_from_dict, action_to_dict
 from engine.events import Event
 from tilesight.config import MqttEndpoint, TlsConfig
 from tilesight.mqtt import CommandMessage, TableLink
@@ -195,12 +197,35 @@ class TableService:
             except Exception as exc:  # a command must never take the service down
                 log.exception("command %s failed", command.verb)
                 reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
+            recorded = self._record(command, reply)
+            if recorded is not None:
+                reply["event"] = recorded
             self.replies.append(reply)
             if reply["ok"]:
                 log.info("command %s done", command.verb)
             else:
                 log.warning("command %s failed: %s", command.verb, reply["error"])
             self.link.reply(command, reply)
+
+    def _record(self, command: CommandMessage, reply: dict[str, Any]) -> str | None:
+        """Log the handled command as a ``command_handled`` event; its event_id."""
+        try:
+            request = parse_command(command.verb, command.payload)
+        except CommandError:
+            request = None
+        record = CommandRecord(
+            verb=command.verb,
+            outcome="ok" if reply["ok"] else "error",
+            account=command.account,
+            correlation=_correlation_text(command.correlation_data),
+            alert=request.alert if isinstance(request, AckRequest) else None,
+            note=request.note if isinstance(request, AckRequest) else "",
+            error=str(reply.get("error", "")),
+            result=json.dumps(reply.get("result", {}), separators=(",", ":"), default=str)[:2000],
+        )
+        events = self.apply(record)
+        handled = [e.event_id for e in events if e.type == "command_handled"]
+        return handled[0] if handled else None
 
     def _execute(self, command: CommandMessage) -> dict[str, Any]:
         request = parse_command(command.verb, command.payload)
@@ -229,3 +254,13 @@ class TableService:
             self.link.reply(command, row.payload)
         log.info("resync: replayed %d events (%d..%d)", len(rows), request.from_seq, request.to_seq)
         return {"replayed": len(rows)}
+
+
+def _correlation_text(data: bytes | None) -> str | None:
+    """MQTT 5 correlation data as text (hex when it is not UTF-8)."""
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.hex()

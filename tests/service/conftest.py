@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 import time
@@ -11,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from engine.actions import Action
+from engine.actions import Action, CommandRecord
 from engine.events import Event, make_event_id
-from engine.table_events import HandEnded, HandStarted, TileDiscarded
+from engine.table_events import CommandHandled, HandEnded, HandStarted, TileDiscarded
 from engine.tiles import Tile, Wind
 from tilesight.broker import MosquittoBroker, find_mosquitto
 
@@ -42,7 +43,8 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what: str =
 class ScriptedEngine:
     """A stand-in for the rules engine in transport tests: each action yields fixed events.
 
-    Every third action ends a hand in which seat ``hand % 4`` wins 8 from each other seat.
+    Every third action ends a hand in which seat ``hand % 4`` wins 8 from each other seat; a
+    :class:`CommandRecord` yields its ``command_handled`` event, as the real table does.
     """
 
     def __init__(self, table: str, epoch: int = 1) -> None:
@@ -69,6 +71,10 @@ class ScriptedEngine:
         )
 
     def apply(self, action: Action) -> list[Event]:
+        if isinstance(action, CommandRecord):
+            fields = dataclasses.asdict(action)
+            fields.pop("at")
+            return [self._event(CommandHandled, **fields)]
         self.actions += 1
         step = self.actions % 3
         if step == 1:
@@ -172,6 +178,7 @@ class Probe:
         reply_to: str | None = None,
         correlation: bytes = b"c1",
         expiry: int | None = None,
+        account: str | None = None,
     ) -> Any:
         from paho.mqtt.packettypes import PacketTypes
         from paho.mqtt.properties import Properties
@@ -182,6 +189,8 @@ class Probe:
             props.CorrelationData = correlation
         if expiry is not None:
             props.MessageExpiryInterval = expiry
+        if account is not None:
+            props.UserProperty = ("account", account)
         info = self.client.publish(topic, payload, qos=1, properties=props)
         wait_until(lambda: info.mid in self.acks, 5, "PUBACK")
         return self.acks[info.mid]
