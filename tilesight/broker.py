@@ -1,14 +1,16 @@
 """A private Mosquitto on a free port, with a generated configuration.
 
-Used by ``tilesight demo`` when no broker is given, and by the tests, which must never touch a
-broker on 1883. The broker can be killed (SIGKILL, as a crash would) and restarted on the same
-port, which is how the delivery guarantees are tested.
+Used by ``tilesight demo`` when no broker is given (``choose_broker`` falls back to the
+embedded broker in ``tilesight.minibroker`` when Mosquitto is missing), and by the tests, which
+must never touch a broker on 1883. The broker can be killed (SIGKILL, as a crash would) and
+restarted on the same port, which is how the delivery guarantees are tested.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import logging
 import os
 import shutil
 import signal
@@ -18,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("tilesight.broker")
 
 MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto")
 
@@ -199,3 +203,63 @@ class MosquittoBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# Which broker the demo uses ------------------------------------------------------------------
+
+BROKER_CHOICES = ("auto", "mosquitto", "embedded")
+
+
+class ChosenBroker:
+    """The broker the demo publishes to; ``close`` stops it when this process started it."""
+
+    def __init__(self, kind: str, url: str, running: Any = None) -> None:
+        self.kind = kind  # "configured", "mosquitto" or "embedded"
+        self.url = url
+        self._running = running
+
+    @property
+    def description(self) -> str:
+        if self.kind == "mosquitto":
+            return f"started a private Mosquitto at {self.url}"
+        if self.kind == "embedded":
+            return (
+                f"started the embedded MQTT 5 broker at {self.url} "
+                "(mosquitto not used; demo only, no authentication)"
+            )
+        return f"using the configured broker {self.url}"
+
+    def close(self) -> None:
+        if self._running is not None:
+            self._running.close()
+            self._running = None
+
+    def __enter__(self) -> ChosenBroker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def choose_broker(configured_url: str | None = None, choice: str = "auto") -> ChosenBroker:
+    """Configured URL > a private Mosquitto when installed > the embedded broker.
+
+    ``choice`` forces one of the two brokers this process can start ("mosquitto" fails with
+    ``BrokerError`` when it is not installed). The choice is logged.
+    """
+    if choice not in BROKER_CHOICES:
+        raise BrokerError(f"unknown broker {choice!r}: expected one of {', '.join(BROKER_CHOICES)}")
+    if configured_url is not None:
+        if choice != "auto":
+            raise BrokerError(f"a broker URL ({configured_url}) and --broker {choice} conflict")
+        chosen = ChosenBroker("configured", configured_url)
+    elif choice == "mosquitto" or (choice == "auto" and find_mosquitto() is not None):
+        mosquitto = MosquittoBroker().start()
+        chosen = ChosenBroker("mosquitto", mosquitto.url, mosquitto)
+    else:
+        from tilesight.minibroker import EmbeddedBroker  # noqa: PLC0415 - only when needed
+
+        embedded = EmbeddedBroker().start()
+        chosen = ChosenBroker("embedded", embedded.url, embedded)
+    log.info("broker for the demo: %s", chosen.description)
+    return chosen

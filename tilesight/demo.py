@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from engine.actions import HandStart
 from engine.events import Event, to_dict
 from engine.procedures import find_procedure
-from tilesight.broker import MosquittoBroker
+from tilesight.broker import choose_broker
 from tilesight.config import MqttEndpoint, parse_mqtt_url
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, demo_hands, discard_limit
@@ -51,6 +51,7 @@ class DemoOptions:
     rules: str = "mcr"
     quiet: bool = False
     consumer: bool = True
+    broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
 
 
 @dataclass
@@ -74,11 +75,10 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
     summary = DemoSummary(started=time.monotonic())
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tilesight-demo-")))
-        url = options.mqtt
-        if url is None:
-            broker = stack.enter_context(MosquittoBroker())
-            url = broker.url
-            print(f"started a private Mosquitto at {url}", file=out)
+        chosen = stack.enter_context(choose_broker(options.mqtt, options.broker))
+        url = chosen.url
+        if chosen.kind != "configured":
+            print(chosen.description, file=out)
         endpoint = parse_mqtt_url(url, "TILESIGHT_MQTT_USERNAME", "TILESIGHT_MQTT_PASSWORD")
         outbox = Outbox(options.outbox or tmp / "outbox.sqlite")
         stack.callback(outbox.close)

@@ -11,9 +11,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "demo",
         help="play simulated hands end to end and publish them over MQTT",
         description="Simulated hands -> emulated shuffling table -> engine -> outbox -> MQTT, "
-        "read back by a score-capture consumer. Starts a private Mosquitto unless --mqtt is given.",
+        "read back by a score-capture consumer. Without --mqtt it starts a private Mosquitto, or "
+        "the embedded MQTT 5 broker when Mosquitto is not installed (see --broker).",
     )
     parser.add_argument("--mqtt", metavar="URL", help="broker, e.g. mqtt://user:pass@host:1883")
+    parser.add_argument(
+        "--broker",
+        choices=("auto", "mosquitto", "embedded"),
+        default="auto",
+        help="broker to start when --mqtt is not given (default: auto = mosquitto if installed)",
+    )
     parser.add_argument("--tournament", default="demo", help="tournament id (default: demo)")
     parser.add_argument("--table", default="T01", help="table id (default: T01)")
     parser.add_argument("--hands", type=int, default=4, help="hands to play (default: 4)")
@@ -39,6 +46,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.hands < 1 or args.hands > 64:
         raise CliError(f"--hands must be 1..64, got {args.hands}")
+    if args.mqtt and args.broker != "auto":
+        raise CliError(f"--broker {args.broker} starts a broker; it cannot be combined with --mqtt")
     if args.pace < 0:
         raise CliError(f"--pace must be >= 0, got {args.pace}")
     setup_logging("WARNING")
@@ -55,6 +64,7 @@ def _run(args: argparse.Namespace) -> int:
         rules=args.rules,
         quiet=args.quiet,
         consumer=not args.no_consumer,
+        broker=args.broker,
     )
     try:
         summary = run_demo(options, sys.stdout)
