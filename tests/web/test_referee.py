@@ -7,6 +7,7 @@ second of the event, acknowledges it and sends a shuffling-table command to an e
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,18 @@ def test_referee_console(
             ok, text = response(page, "ack")
             assert ok == "1" and false_win.event_id in text
             page.wait_for_selector(f"{selector}.acked")
+            # the table logged the ack as an event, with the account: the console shows it
+            note = page.wait_for_selector(f"{selector} .acked-note:text('by referee')")
+            assert note.text_content() == "acknowledged by referee"
+            logged = [
+                json.loads(r.payload)
+                for r in service.outbox.between("T2", 1, 1, 10_000)
+                if r.type == "command_handled"
+            ]
+            assert [(e["verb"], e["alert"], e["account"]) for e in logged] == [
+                ("correction", None, "referee"),
+                ("ack", false_win.event_id, "referee"),
+            ], logged
 
             page.click("#table-commands button[data-verb='shuffle']")
             ok, text = response(page, "shuffle")

@@ -37,16 +37,18 @@
   let conn = null;
   let tournament = null;
   let counter = 0;
+  let account = "";
   const pending = new Map(); // correlation -> response list item
 
   function tableOf(id) {
-    if (!tables.has(id)) tables.set(id, { status: "", state: null, alerts: [], recent: [], seen: new Set(), links: {}, superseded: new Map() });
+    if (!tables.has(id)) tables.set(id, { status: "", state: null, alerts: [], recent: [], seen: new Set(), links: {}, superseded: new Map(), acked: new Map() });
     return tables.get(id);
   }
 
   function addAlert(id, alert) {
     const table = tableOf(id);
     alert.shownAt = Date.now() / 1000;
+    if (alert.id && table.acked.has(alert.id)) Object.assign(alert, { acked: true, ackedBy: table.acked.get(alert.id) });
     table.alerts.unshift(alert);
     table.alerts.length = Math.min(table.alerts.length, 200);
   }
@@ -62,6 +64,12 @@
       addAlert(id, { id: event.event_id, type: event.type, kind, seat: event.seat, detail, penalty: event.penalty, severity: event.severity, at: event.timestamp });
     }
     if (event.type === "correction_applied") table.superseded.set(String(event.supersedes), event);
+    if (event.type === "command_handled" && event.verb === "ack" && event.outcome === "ok" && event.alert) {
+      // logged by the table: every console open on it sees the acknowledgement, and by whom
+      const by = event.account ? String(event.account) : "";
+      table.acked.set(String(event.alert), by);
+      for (const a of table.alerts) if (a.id === String(event.alert)) Object.assign(a, { acked: true, ackedBy: by });
+    }
     if (RECENT_EVENTS.has(event.type)) {
       table.recent.unshift(event);
       table.recent.length = Math.min(table.recent.length, 12);
@@ -120,7 +128,12 @@
     pending.set(corr, item);
     conn.client.publish(`${root}/cmd/${verb}`, JSON.stringify(payload), {
       qos: 1,
-      properties: { responseTopic: `${root}/reply/${conn.clientId}`, correlationData: corr, messageExpiryInterval: 30 },
+      properties: {
+        responseTopic: `${root}/reply/${conn.clientId}`,
+        correlationData: corr,
+        messageExpiryInterval: 30,
+        userProperties: { account }, // logged in the table's command_handled event
+      },
     });
   }
 
@@ -178,7 +191,7 @@
       ack.type = "button";
       ack.addEventListener("click", () => command(selected, "ack", { alert: alert.id, note: "" }, { alert: alert.id }));
       li.appendChild(ack);
-    } else if (alert.acked) li.appendChild(T.el("span", "acked-note", "acknowledged"));
+    } else if (alert.acked) li.appendChild(T.el("span", "acked-note", alert.ackedBy ? `acknowledged by ${alert.ackedBy}` : "acknowledged"));
     return li;
   }
 
@@ -249,6 +262,7 @@
     }
     tables.clear();
     selected = null;
+    account = $("username").value.trim();
     conn = T.connect($("broker").value.trim(), {
       username: $("username").value.trim(),
       password: $("password").value,
