@@ -131,6 +131,9 @@ def decode_packet(first_byte: int, body: bytes) -> Packet:
         if not filters:
             raise ProtocolError("UNSUBSCRIBE: no topic filters")
         packet = Unsubscribe(pid, tuple(filters), props)
+    elif kind in (SUBACK, UNSUBACK):
+        pid, props = reader.u16(), reader.properties()
+        packet = Ack(kind, pid, tuple(reader.rest()), props)
     elif kind in (PINGREQ, PINGRESP):
         packet = Simple(kind)
     elif kind == DISCONNECT:
