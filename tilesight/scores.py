@@ -25,7 +25,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from tilesight.config import MqttEndpoint, TlsConfig
 from tilesight.mqtt import make_client, new_properties, session_properties
-from tilesight.score_store import ScoreStore
+from tilesight.score_store import BaseScoreStore, StoreUnavailableError
 from tilesight.topics import PREFIX, TableTopics, TopicError, parse_topic, shared, tournament_filter
 
 log = logging.getLogger("tilesight.scores")
@@ -59,7 +59,7 @@ class ScoreConsumer:
         self,
         endpoint: MqttEndpoint,
         tournament: str,
-        store: ScoreStore,
+        store: BaseScoreStore,
         *,
         name: str = "scores",
         group: str | None = "tilesight-scores",
@@ -188,6 +188,9 @@ class ScoreConsumer:
         except (KeyError, TypeError, ValueError):
             log.warning("ignored malformed event %.120r", event)
             return
+        except StoreUnavailableError as exc:  # not stored, not counted: the gap repair asks again
+            log.warning("score database unavailable, will ask for this event again: %s", exc)
+            return
         with self._lock:
             self.received += 1
             self.duplicates += not fresh
@@ -214,7 +217,11 @@ class ScoreConsumer:
                     continue
                 if not self.connected.is_set():
                     continue
-                self._refresh(table, epoch, stream)  # a peer consumer may have stored them
+                try:
+                    self._refresh(table, epoch, stream)  # a peer consumer may have stored them
+                except StoreUnavailableError as exc:
+                    log.warning("score database unavailable: %s", exc)
+                    continue
                 if stream.contiguous < stream.end:
                     stream.asked_at = now
                     self._ask_resync(table, epoch, stream.contiguous + 1, stream.end)

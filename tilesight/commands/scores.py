@@ -16,7 +16,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--tournament", required=True, help="tournament id")
     parser.add_argument("--mqtt", metavar="URL", default="mqtt://127.0.0.1:1883", help="broker")
-    parser.add_argument("--db", type=Path, default=Path("tilesight-scores.sqlite"), help="SQLite")
+    parser.add_argument(
+        "--db",
+        default="tilesight-scores.sqlite",
+        metavar="PATH_OR_URL",
+        help="SQLite file (default: %(default)s) or a PostgreSQL URL for a hall, e.g. "
+        "postgresql://scores:PASS@db.hall:5432/tournament?schema=scores "
+        "(needs the 'postgres' extra)",
+    )
     parser.add_argument("--name", default="scores", help="consumer name (unique per instance)")
     parser.add_argument("--group", default="tilesight-scores", help="shared-subscription group")
     parser.add_argument("--offline", action="store_true", help="do not connect; just report")
@@ -33,8 +40,10 @@ def _run(args: argparse.Namespace) -> int:
     from tilesight.cli import CliError
     from tilesight.config import ConfigError, parse_mqtt_url
     from tilesight.score_store import (
-        ScoreStore,
+        StoreUnavailableError,
         format_standings,
+        open_store,
+        redact,
         standings_csv,
         standings_json,
     )
@@ -48,7 +57,10 @@ def _run(args: argparse.Namespace) -> int:
     except (ConfigError, TopicError) as exc:
         raise CliError(str(exc)) from exc
     setup_logging("INFO")
-    store = ScoreStore(args.db)
+    try:
+        store = open_store(args.db)
+    except (StoreUnavailableError, ValueError) as exc:
+        raise CliError(f"cannot open the score database {redact(args.db)!r}: {exc}") from exc
     try:
         if not args.offline:
             done = threading.Event()
@@ -78,7 +90,10 @@ def _run(args: argparse.Namespace) -> int:
                 consumer.stop()
                 for sig, handler in old.items():
                     signal.signal(sig, handler)
-        standings = store.standings(args.tournament)
+        try:
+            standings = store.standings(args.tournament)
+        except StoreUnavailableError as exc:
+            raise CliError(f"cannot read standings from {redact(args.db)!r}: {exc}") from exc
         print(format_standings(standings))
         if args.csv:
             args.csv.write_text(standings_csv(standings), encoding="utf-8")
