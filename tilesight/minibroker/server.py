@@ -93,6 +93,8 @@ class Connection:
                 self.send(encode_connack(False, 0x84))
         except (asyncio.IncompleteReadError, ConnectionError, TimeoutError):
             pass  # the peer went away (or stayed silent past its keepalive): the will applies
+        except Exception:  # a broker bug must cost one connection, never the broker
+            log.exception("internal error on connection %s; closing it", self.peer)
         finally:
             self.server.detach(self)
             self.writer.close()
@@ -124,7 +126,8 @@ class Connection:
             self._on_connect(packet)
             return True
         session = self.session
-        assert session is not None
+        if session is None:  # taken over by a newer connection with the same client id
+            return False
         if isinstance(packet, Publish):
             self._on_publish(packet)
         elif isinstance(packet, Ack):

@@ -105,7 +105,6 @@ class Session:
         self.inflight: dict[int, Delivery] = {}
         self.queue: deque[Delivery] = deque()
         self._next_id = 0
-        self.generation = 0  # bumped on every attach: stale timers compare it
 
     @property
     def connected(self) -> bool:
@@ -172,7 +171,8 @@ class Router:
             matched = [
                 opts
                 for filt, opts in session.subscriptions.items()
-                if matches(filt, message.topic)
+                if not filt.startswith("$share/")  # shared ones are routed below
+                and matches(filt, message.topic)
                 and not (opts.no_local and sender == session.client_id)
             ]
             if matched:
