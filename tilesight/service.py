@@ -4,9 +4,9 @@ Actions reach the engine through :meth:`TableService.apply` from any thread (vis
 driver, the demo's simulator); a lock keeps the engine single-threaded as it must be. Each event
 is stored in the outbox *before* it is published. Commands from ``cmd/<verb>`` are validated on the
 network thread and executed on the service's own worker thread; one whose message expiry ran out
-while it waited is dropped, not executed. Every command executed (ok or failed) is recorded as one
-``command_handled`` event through the engine and the outbox, so it has its place in ``(epoch, seq)``
-and is never lost; its event_id is in the response (``event``).
+while it waited is dropped, not executed. Every command executed (ok or failed), ``resync`` aside,
+is recorded as one ``command_handled`` event through the engine and the outbox, so it has its
+place in ``(epoch, seq)`` and is never lost; its event_id is in the response (``event``).
 """
 
 from __future__ import annotations
@@ -197,7 +197,10 @@ class TableService:
             except Exception as exc:  # a command must never take the service down
                 log.exception("command %s failed", command.verb)
                 reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
-            recorded = self._record(command, reply)
+            # resync only reads the outbox: logging it would grow the very stream it repairs
+            # (every consumer's gap repair a new event) and shift the seq of a deterministic
+            # replay such as the demo's resume, so it is answered and logged, not recorded
+            recorded = self._record(command, reply) if command.verb != "resync" else None
             if recorded is not None:
                 reply["event"] = recorded
             self.replies.append(reply)
