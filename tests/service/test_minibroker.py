@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.service.minibroker_helpers import Client, RawClient, publish_properties, wait_until
 from tilesight.minibroker import EmbeddedBroker
@@ -253,3 +256,25 @@ def test_malformed_packets_close_only_their_connection(
         assert "closing connection 127.0.0.1:" in caplog.text
         bystander.publish("still/here", b"alive")  # the broker keeps serving everyone else
         bystander.wait_for(b"alive")
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.binary(min_size=1, max_size=60), st.booleans())
+def test_random_bytes_on_the_wire_never_break_the_broker(
+    caplog: pytest.LogCaptureFixture, garbage: bytes, connect_first: bool
+) -> None:
+    caplog.clear()
+    with EmbeddedBroker() as broker:
+        raw = RawClient(broker.port)
+        if connect_first:
+            raw.connect(Connect("fuzz"))
+        raw.send(garbage)
+        raw.drop()
+        with Client(broker.port, "after") as after:  # still serving
+            after.subscribe("ok")
+            after.publish("ok", b"fine")
+            after.wait_for(b"fine")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
