@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.service.minibroker_helpers import Client, RawClient, publish_properties, wait_until
 from tilesight.minibroker import EmbeddedBroker
-from tilesight.minibroker.codec import SESSION_EXPIRY, WILL_DELAY
+from tilesight.minibroker.codec import MESSAGE_EXPIRY, SESSION_EXPIRY, WILL_DELAY
 from tilesight.minibroker.packets import PUBACK, Ack, Connect, Simple, Subscribe, Will
 
 
@@ -278,3 +278,30 @@ def test_random_bytes_on_the_wire_never_break_the_broker(
             after.wait_for(b"fine")
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
+
+
+def test_expired_messages_are_not_delivered_to_a_returning_session(
+    embedded: EmbeddedBroker,
+) -> None:
+    raw = RawClient(embedded.port)
+    raw.connect(_persistent("offline-reader"))
+    raw.send(Subscribe(1, (("cmd/#", 1),)))
+    raw.read()  # SUBACK
+    raw.send(Simple(14))  # clean DISCONNECT; the session (60 s) keeps the subscription
+    assert raw.closed_by_broker()
+    with Client(embedded.port, "sender") as sender:
+        sender.publish(
+            "cmd/stale", b"stale", properties=publish_properties(MessageExpiryInterval=1)
+        )
+        sender.publish("cmd/keep", b"keep", properties=publish_properties(MessageExpiryInterval=60))
+        published = time.monotonic()
+    # the condition under test is time itself: the 1 s interval must have run out
+    wait_until(lambda: time.monotonic() - published > 1.05, "the 1 s expiry to pass")
+    back = RawClient(embedded.port)
+    assert back.connect(_persistent("offline-reader")) == (True, 0)
+    got = back.read_publish()
+    assert got.payload == b"keep"  # 'stale' expired while waiting and was dropped
+    assert 40 <= dict(got.properties)[MESSAGE_EXPIRY] <= 59  # type: ignore[operator]  # counted down
+    back.send(Ack(PUBACK, got.packet_id or 0))
+    back.send(Simple(14))
+    assert back.closed_by_broker()
