@@ -207,7 +207,7 @@ def describe(event: Event) -> str:
     if kind == "tile_drawn":
         left = data.get("live_left")
         return f"{head} draws{' a replacement' if data.get('replacement') else ''}" + (
-            f"  (wall: {left} live + reserved)" if left is not None else ""
+            f"  (wall: {left} live tiles left)" if left is not None else ""
         )
     if kind == "tile_discarded":
         return f"{head} discards {data['tile']}  (river row {data['row']}, col {data['col']})"
