@@ -1,0 +1,60 @@
+"""``tilesight watch`` on a tiny rendered video: the discards come out as JSON lines, in order,
+each once, although an arm crosses the river (real model, real OpenCV video file)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.camera import random_camera, render_frame
+from vision.calibration import Calibration
+from vision.layout import TableSpec
+
+SCRIPT = [[], ["C"], ["C", "E"], ["C", "E", "9m"]]
+
+
+@pytest.mark.slow
+def test_watch_prints_discards_from_a_video(tmp_path: Path, faces) -> None:
+    rng = np.random.default_rng(21)
+    corners = random_camera(1920, 1080, rng, span=(0.9, 0.95))
+    video = tmp_path / "hand.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1920, 1080))
+    truth_corners = None
+    for river in SCRIPT:
+        spec = TableSpec(walls=[(2, 16)] * 4)
+        spec.rivers[1] = list(river)
+        for i in range(6):
+            frame = render_frame(
+                spec,
+                faces,
+                np.random.default_rng(int(rng.integers(1 << 30))),
+                arms=1 if i == 0 else 0,
+                corners=corners,
+                distortion=0.0,
+                table_seed=5,
+            )
+            truth_corners = frame.table_corners
+            writer.write(frame.image)
+    writer.release()
+    calibration = tmp_path / "cal.json"
+    calibration.write_text(
+        Calibration(tuple((float(x), float(y)) for x, y in truth_corners)).to_json()
+    )
+    command = "from tilesight.cli import main; raise SystemExit(main())"
+    result = subprocess.run(
+        [sys.executable, "-c", command, "watch", str(video), "--calibration", str(calibration)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    discards = [(e["seat"], e["tile"], e["index"]) for e in events if e["type"] == "discard"]
+    assert discards == [(1, "C", 0), (1, "E", 1), (1, "9m", 2)]
