@@ -84,8 +84,9 @@ class Calibration:
 
     def homography(self, size: int) -> np.ndarray:
         """Image pixels -> rectified table pixels of a ``size`` square."""
-        square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
-        return cv2.getPerspectiveTransform(np.float32(self.corners), square)
+        square = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+        corners = np.array(self.corners, np.float32)
+        return np.asarray(cv2.getPerspectiveTransform(corners, square), np.float64)
 
     def rectify(self, image: np.ndarray, size: int) -> np.ndarray:
         return cv2.warpPerspective(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -106,13 +106,15 @@ class UltralyticsBoxes:
     """The same detector through ultralytics and torch (``pip install tilesight[train]``)."""
 
     def __init__(self, path: Path, threshold: float = 0.3) -> None:
-        from ultralytics import YOLO  # noqa: PLC0415 - heavy, optional: imported only here
+        from ultralytics import YOLO  # type: ignore[attr-defined]  # noqa: PLC0415 - optional
 
-        self.model = YOLO(str(path))
+        self.model: Any = YOLO(str(path))
         self.threshold = threshold
 
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        result = self.model.predict(image, imgsz=DETECT_SIZE, conf=self.threshold, verbose=False)[0]
+        result: Any = self.model.predict(
+            image, imgsz=DETECT_SIZE, conf=self.threshold, verbose=False
+        )[0]
         return (
             result.boxes.xyxy.cpu().numpy(),
             result.boxes.conf.cpu().numpy(),
@@ -169,7 +171,7 @@ class Detector:
         out: list[Detection] = []
         for box, score in zip(boxes[plain_back], scores[plain_back], strict=True):
             orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0
-            out.append(Detection("back", tuple(float(v) for v in box), float(score), orientation))
+            out.append(Detection("back", _box(box), float(score), orientation))
         faces, face_scores = boxes[~plain_back], scores[~plain_back]
         if len(faces) == 0:
             return out
@@ -180,7 +182,7 @@ class Detector:
             if table and name != "back":
                 orientation = _seat_orientation(row, box, orientation)
             confidence = float(score) * float(kind_row.max())
-            out.append(Detection(name, tuple(float(v) for v in box), confidence, orientation))
+            out.append(Detection(name, _box(box), confidence, orientation))
         return out
 
     def _detect_windows(self, image: np.ndarray) -> list[Detection]:
@@ -209,6 +211,11 @@ class Detector:
             return []
         keep = nms(np.array([d.box for d in found]), np.array([d.confidence for d in found]), 0.5)
         return [found[i] for i in sorted(keep.tolist())]
+
+
+def _box(values: np.ndarray) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = (float(v) for v in values)
+    return x1, y1, x2, y2
 
 
 def _seat_orientation(probs: np.ndarray, box: np.ndarray, read: int) -> int:

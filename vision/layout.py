@@ -53,7 +53,7 @@ class TileSpot:
         base = np.roll(base, shift, axis=0)
         theta = np.radians(jitter_deg)
         rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-        return base @ rot.T + np.array(self.centre)
+        return np.asarray(base @ rot.T + np.array(self.centre), np.float64)
 
 
 @dataclass

@@ -195,7 +195,8 @@ def _split_hand_row(
             groups[-1].append(item)
         else:
             groups.append([item])
-    melds, revealed = [], []
+    melds: list[MeldObservation] = []
+    revealed: list[Tile] = []
     for group in groups:
         turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
         tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
