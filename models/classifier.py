@@ -94,8 +94,21 @@ def _augment(batch, generator):  # type: ignore[no-untyped-def]
     return (batch * gain * tint + offset + noise).clamp(0, 1)
 
 
-def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) -> float:
-    """Train, report held-out crop accuracy, export ``target`` (ONNX, softmax included)."""
+def train_classifier(
+    out: Path,
+    epochs: int,
+    shared: Path | None,
+    target: Path,
+    *,
+    init: Path | None = None,
+    max_lr: float = 3e-3,
+    flower_boost: int = 1,
+) -> float:
+    """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
+
+    ``flower_boost`` repeats every flower crop that many times: flowers are 8 of 42 designs but
+    the hardest to tell apart at crop size.
+    """
     import torch
     from torch import nn
 
@@ -106,15 +119,21 @@ def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) 
         px, py = photo_crops(shared, "train", copies=24, seed=3)
         xs.append(px)
         ys.append(py)
-    x = torch.from_numpy(np.concatenate(xs)).permute(0, 3, 1, 2).contiguous()
-    y = torch.from_numpy(np.concatenate(ys))
+    all_x, all_y = np.concatenate(xs), np.concatenate(ys)
+    flowers = (all_y >= 2 * 34) & (all_y < 2 * 42)
+    all_x = np.concatenate([all_x, *[all_x[flowers]] * (flower_boost - 1)])
+    all_y = np.concatenate([all_y, *[all_y[flowers]] * (flower_boost - 1)])
+    x = torch.from_numpy(all_x).permute(0, 3, 1, 2).contiguous()
+    y = torch.from_numpy(all_y)
     val = np.load(out / "data" / "val" / "crops.npz")
     vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).float() / 255
     vy = torch.from_numpy(val["y"])
     net = build_network()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(x) + 255) // 256)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     generator = torch.Generator().manual_seed(0)
     accuracy = 0.0
@@ -138,7 +157,7 @@ def train_classifier(out: Path, epochs: int, shared: Path | None, target: Path) 
             flush=True,
         )
         export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
-        torch.save(net.state_dict(), out / "classifier.pt")
+        torch.save(net.state_dict(), out / "classifier-last.pt")
         net.train()
     return accuracy
 
