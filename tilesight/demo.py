@@ -17,9 +17,9 @@ import logging
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.actions import HandStart
 from engine.events import Event, to_dict
@@ -33,6 +33,9 @@ from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
 from tilesight.table_bridge import TableBridge, emulated_table
 from tilesight.topics import TableTopics
+
+if TYPE_CHECKING:
+    from tilesight.perception_demo import HandPerception, PerceptionCheck
 
 log = logging.getLogger("tilesight.demo")
 
@@ -52,6 +55,8 @@ class DemoOptions:
     quiet: bool = False
     consumer: bool = True
     broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
+    vision: bool = False  # also read rendered frames through the detector (perception_demo)
+    vision_frames_per_action: int = 4
 
 
 @dataclass
@@ -69,6 +74,7 @@ class DemoSummary:
     violations: int = 0
     started: float = 0.0
     standings: str = ""
+    perception: list[HandPerception] = field(default_factory=list)
 
 
 def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
@@ -150,7 +156,10 @@ def _play(
     summary: DemoSummary,
     out: TextIO,
 ) -> None:
+    check = _perception_check(options, out)
     for hand in demo_hands(options.procedure, options.seed, options.hands):
+        if check is not None:
+            check.start_hand(hand.number)
         print(
             f"── hand {hand.number}/{options.hands} ── dealer seat {hand.dealer}",
             file=out,
@@ -164,6 +173,10 @@ def _play(
             # stamped with the real time when applied: overlays run the turn clock
             if service.apply(replace(action, at=None)) and options.pace_s:
                 time.sleep(options.pace_s)
+            if check is not None:  # the engine keeps the simulator's action: perception is checked
+                check.observe(action)
+        if check is not None:
+            summary.perception.append(check.finish_hand())
         summary.hands += 1
         done = summary.hands * 20 // options.hands
         print(
@@ -172,6 +185,14 @@ def _play(
             file=out,
             flush=True,
         )
+
+
+def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | None:
+    if not options.vision:
+        return None
+    from tilesight.perception_demo import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
+
+    return PerceptionCheck(options.vision_frames_per_action, options.seed, out)
 
 
 def _printer(out: TextIO) -> Callable[[int, str], None]:
@@ -247,4 +268,8 @@ def print_summary(summary: DemoSummary, options: DemoOptions, out: TextIO) -> No
             f"{'complete' if summary.caught_up else 'INCOMPLETE'}"
         )
         lines += ["standings:", summary.standings]
+    if summary.perception:
+        from tilesight.perception_demo import total_line  # noqa: PLC0415 - heavy, opt-in
+
+        lines.append(total_line(summary.perception))
     print("\n".join(lines), file=out, flush=True)

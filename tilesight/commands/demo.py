@@ -34,6 +34,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--scores-db", type=Path, help="score-capture database file")
     parser.add_argument("--no-consumer", action="store_true", help="publish only")
     parser.add_argument("--quiet", action="store_true", help="no per-event log lines")
+    parser.add_argument(
+        "--vision",
+        action="store_true",
+        help="also render each hand overhead and read it with the real detector, reporting "
+        "what perception got right (the engine still gets the simulator's actions)",
+    )
+    parser.add_argument(
+        "--vision-frames-per-action",
+        type=int,
+        default=4,
+        metavar="N",
+        help="frames rendered after each visible action (default: 4, the stabiliser's minimum)",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -50,6 +63,10 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"--broker {args.broker} starts a broker; it cannot be combined with --mqtt")
     if args.pace < 0:
         raise CliError(f"--pace must be >= 0, got {args.pace}")
+    if args.vision_frames_per_action < 1:
+        raise CliError(
+            f"--vision-frames-per-action must be >= 1, got {args.vision_frames_per_action}"
+        )
     setup_logging("WARNING")
     options = DemoOptions(
         mqtt=args.mqtt,
@@ -65,6 +82,8 @@ def _run(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         consumer=not args.no_consumer,
         broker=args.broker,
+        vision=args.vision,
+        vision_frames_per_action=args.vision_frames_per_action,
     )
     try:
         summary = run_demo(options, sys.stdout)

@@ -1,0 +1,122 @@
+"""``tilesight demo --vision``: rendered frames through the real detector, checked against truth."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import actions as act
+from engine.tiles import Tile
+from tests.service.conftest import TILESIGHT
+from tilesight.outbox import Outbox
+from tilesight.perception_demo import PerceptionCheck, compare
+
+
+def _demo(tmp: Path, *extra: str) -> tuple[str, list[tuple[int, str, str, str]]]:
+    tmp.mkdir()
+    done = subprocess.run(
+        [TILESIGHT, "demo", "--broker", "embedded", "--hands", "1", "--pace", "0", "--quiet",
+         "--outbox", str(tmp / "outbox.sqlite"), "--scores-db", str(tmp / "scores.sqlite"),
+         *extra],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    outbox = Outbox(tmp / "outbox.sqlite")
+    try:
+        rows = outbox.between("T01", 1, 1, 10_000)
+    finally:
+        outbox.close()
+    timeless = []
+    for row in rows:  # ids and timestamps come from the clock; everything else must agree
+        payload = {
+            k: v for k, v in json.loads(row.payload).items() if k not in ("event_id", "timestamp")
+        }
+        timeless.append((row.seq, row.type, row.topic, json.dumps(payload, sort_keys=True)))
+    return done.stdout, timeless
+
+
+def _standings(out: str) -> str:
+    return out.split("standings:")[1].split("perception (", maxsplit=1)[0].strip()
+
+
+@pytest.mark.slow
+def test_vision_demo_reports_perception_and_leaves_the_engine_path_unchanged(
+    tmp_path: Path,
+) -> None:
+    seen_out, seen_rows = _demo(tmp_path / "vision", "--vision")
+    plain_out, plain_rows = _demo(tmp_path / "plain")
+    assert seen_rows == plain_rows and len(seen_rows) > 30
+    assert _standings(seen_out) == _standings(plain_out) and "+" in _standings(plain_out)
+    assert "perception" not in plain_out
+    hand = re.search(
+        r"perception hand 1: (\d+)/(\d+) events seen, (\d+) missed \((\d+) as a wrong tile\), "
+        r"(\d+) invented, (\d+) out of order; (\d+) frames read at ([\d.]+) frames/s",
+        seen_out,
+    )
+    assert hand, seen_out
+    seen, expected, missed, wrong, invented, order, frames = map(int, hand.groups()[:7])
+    assert seen + missed == expected and wrong <= missed and order <= seen
+    assert expected > 20 and frames == 4 * expected  # every discard and meld was looked at
+    assert seen >= 0.8 * expected, seen_out  # measured 30/32 (seed 1)
+    assert invented <= 3 and float(hand.group(8)) > 1.0
+    warnings = seen_out.count("PERCEPTION WARNING (not a rule violation)")
+    assert warnings >= missed + invented - wrong  # every disagreement is reported
+    assert "0 rule violations" in seen_out and f"{seen}/{expected} events seen" in seen_out
+
+
+def test_compare_counts_misses_wrong_tiles_inventions_and_order() -> None:
+    truth = [("discard", 0, "1m", ""), ("discard", 1, "E", ""), ("meld", 2, "pung", "E"),
+             ("discard", 2, "5p", ""), ("discard", 3, "9s", "")]  # fmt: skip
+    read = [("discard", 1, "E", ""), ("discard", 0, "1m", ""), ("meld", 2, "pung", "E"),
+            ("discard", 2, "3p", ""), ("discard", 0, "C", "")]  # fmt: skip
+    result = compare(7, truth, read)
+    assert (result.expected, result.seen, result.missed) == (5, 3, 2)
+    assert (result.wrong_tile, result.invented, result.wrong_order) == (1, 1, 1)
+    assert "seat 2 discard 5p read as seat 2 discard 3p" in result.warnings
+    assert "seat 3 discard 9s missed" in result.warnings
+    assert "seat 0 discard C invented" in result.warnings
+
+
+def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
+    check = PerceptionCheck.__new__(PerceptionCheck)  # the table model only: no detector loaded
+    check.rng = np.random.default_rng(0)
+    check.start_hand(1)
+    t = Tile.parse
+    assert check._apply(act.Discard(seat=3, tile=t("4s")))
+    assert check._apply(act.Chow(seat=0, tiles=(t("3s"), t("4s"), t("5s")), tile=t("4s")))
+    assert check._apply(act.Discard(seat=0, tile=t("E")))
+    assert check._apply(act.Pung(seat=3, tile=t("E")))  # from the lower seat: turned on the right
+    assert check._apply(act.AddedKong(seat=3, tile=t("E")))
+    assert not check._apply(act.Draw(seat=1))
+    assert check.spec.rivers == [[], [], [], []]
+    chow, kong = check.spec.melds[0][0], check.spec.melds[3][0]
+    assert (chow.names, chow.sideways_index) == (["4s", "3s", "5s"], 0)
+    assert (kong.names, kong.sideways_index) == (["E"] * 4, 3)
+    assert check.truth[-1] == ("meld", 3, "kong", "E") and check.truth[1] == (
+        "meld",
+        0,
+        "chow",
+        "4s",
+    )
+
+
+def test_vision_frames_must_be_positive() -> None:
+    done = subprocess.run(
+        [TILESIGHT, "demo", "--vision", "--vision-frames-per-action", "0"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "--vision-frames-per-action must be >= 1, got 0" in done.stderr
+    assert "Traceback" not in done.stderr

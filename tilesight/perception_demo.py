@@ -1,0 +1,223 @@
+"""``tilesight demo --vision``: the simulated hands seen through the real perception path.
+
+After each public action of a simulated hand the table is rendered from overhead (the training
+renderer, :func:`models.camera.render_frame`) and read by the real detector, stabiliser and
+:class:`vision.reader.TableReader`. The perceived discards and melds are compared with the
+simulator's truth at the end of each hand. The engine still receives the simulator's actions (the
+referee-grade source): a disagreement is a perception warning, never a rule violation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TextIO
+
+import numpy as np
+
+from engine import actions as act
+from models.camera import random_camera, render_frame
+from models.faces import load_faces
+from vision.calibration import Calibration
+from vision.detector import Detector
+from vision.layout import MeldSpec, TableSpec
+from vision.reader import TableReader
+from vision.stabiliser import Stabiliser
+
+Key = tuple[str, int, str, str]  # ("discard", seat, tile, "") or ("meld", seat, kind, claimed)
+SIDEWAYS = {3: 0, 2: 1}  # discarder relative to claimer -> turned tile (else the last position)
+FRAME_SIZE = (1280, 720)  # moderate: the table still spans ~650 px, inside the training range
+
+
+@dataclass
+class HandPerception:
+    """How one hand's public events were read: ``seen + missed == expected``."""
+
+    hand: int
+    expected: int = 0
+    seen: int = 0  # read exactly (kind, seat and tile)
+    missed: int = 0  # not read exactly; includes those read as a wrong tile
+    wrong_tile: int = 0
+    invented: int = 0  # read where nothing happened
+    wrong_order: int = 0  # read right, but out of order
+    frames: int = 0
+    seconds: float = 0.0  # reading only (detector, stabiliser, reader)
+    render_seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds else 0.0
+
+    def line(self) -> str:
+        return (
+            f"perception hand {self.hand}: {self.seen}/{self.expected} events seen, "
+            f"{self.missed} missed ({self.wrong_tile} as a wrong tile), {self.invented} invented, "
+            f"{self.wrong_order} out of order; {self.frames} frames read at {self.fps:.1f} "
+            f"frames/s "
+            f"(rendering them took {self.render_seconds:.1f} s)"
+        )
+
+
+def compare(hand: int, truth: list[Key], read: list[Key]) -> HandPerception:
+    """Match read events to the truth as multisets, pair leftovers by seat, order by LCS."""
+    result = HandPerception(hand, expected=len(truth))
+    common = Counter(truth) & Counter(read)
+    result.seen = sum(common.values())
+    result.missed = result.expected - result.seen
+    missing = list((Counter(truth) - common).elements())
+    extra = list((Counter(read) - common).elements())
+    for got in list(extra):
+        twin = next((w for w in missing if w[:2] == got[:2]), None)
+        if twin is not None:
+            missing.remove(twin)
+            extra.remove(got)
+            result.wrong_tile += 1
+            result.warnings.append(f"{_say(twin)} read as {_say(got)}")
+    result.warnings += [f"{_say(w)} missed" for w in missing]
+    result.warnings += [f"{_say(g)} invented" for g in extra]
+    result.invented = len(extra)
+    result.wrong_order = result.seen - _lcs(truth, read)
+    if result.wrong_order:
+        result.warnings.append(f"{result.wrong_order} events read out of order")
+    return result
+
+
+def _lcs(a: list[Key], b: list[Key]) -> int:
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev = 0  # row[j - 1] of the previous row
+        for j, y in enumerate(b):
+            keep = row[j + 1]
+            row[j + 1] = prev + 1 if x == y else max(row[j + 1], row[j])
+            prev = keep
+    return row[-1]
+
+
+def _say(key: Key) -> str:
+    kind, seat, what, claimed = key
+    return (
+        f"seat {seat} discard {what}" if kind == "discard" else f"seat {seat} {what} of {claimed}"
+    )
+
+
+class PerceptionCheck:
+    """Feed it the simulator's actions (:meth:`observe`) between :meth:`start_hand` and
+    :meth:`finish_hand`; it renders the frames each visible change needs and reads them."""
+
+    def __init__(self, frames_per_action: int = 4, seed: int = 1, out: TextIO | None = None):
+        if frames_per_action < 1:
+            raise ValueError(f"frames per action must be >= 1, got {frames_per_action}")
+        self.frames_per_action = frames_per_action
+        self.out = out
+        self.rng = np.random.default_rng(seed)
+        self.faces = {name: [image] for name, image in load_faces().items()}
+        self.detector = Detector()
+        self.hands: list[HandPerception] = []
+
+    def start_hand(self, number: int) -> None:
+        self.number = number
+        self.spec = TableSpec()
+        self.truth: list[Key] = []
+        self.read: list[Key] = []
+        self.last_discard: tuple[int, str] | None = None
+        self.reader: TableReader | None = None
+        self.corners = random_camera(*FRAME_SIZE, self.rng, span=(0.85, 0.95))
+        self.table_seed = int(self.rng.integers(1 << 30))  # same felt and backs all hand
+        self.frames = 0
+        self.seconds = self.render_seconds = 0.0
+
+    def observe(self, action: act.Action) -> None:
+        """Update the visible table for one simulator action; render and read it if it changed."""
+        if self._apply(action):
+            self._look()
+
+    def finish_hand(self) -> HandPerception:
+        result = compare(self.number, self.truth, self.read)
+        result.frames, result.seconds = self.frames, self.seconds
+        result.render_seconds = self.render_seconds
+        self.hands.append(result)
+        if self.out is not None:
+            lines = [f"PERCEPTION WARNING (not a rule violation): {w}" for w in result.warnings]
+            print("\n".join([*lines, result.line()]), file=self.out, flush=True)
+        return result
+
+    def _apply(self, action: act.Action) -> bool:
+        spec = self.spec
+        if isinstance(action, act.Discard):
+            spec.rivers[action.seat].append(str(action.tile))
+            self.last_discard = (action.seat, str(action.tile))
+            self.truth.append(("discard", action.seat, str(action.tile), ""))
+            return True
+        if isinstance(action, act.Chow | act.Pung | act.Kong) and self.last_discard:
+            discarder, tile = self.last_discard
+            self.last_discard = None
+            if isinstance(action, act.Chow):
+                names, kind = sorted(str(t) for t in action.tiles), "chow"
+                names.remove(tile)
+            else:
+                kind = "pung" if isinstance(action, act.Pung) else "kong"
+                names = [tile] * (2 if kind == "pung" else 3)
+            index = SIDEWAYS.get((discarder - action.seat) % 4, len(names))
+            names.insert(index, tile)
+            spec.rivers[discarder].pop()
+            spec.melds[action.seat].append(MeldSpec(names, index))
+            spec.concealed[action.seat] = max(spec.concealed[action.seat] - len(names) + 1, 0)
+            self.truth.append(("meld", action.seat, kind, tile))
+            return True
+        if isinstance(action, act.AddedKong):
+            for meld in spec.melds[action.seat]:
+                if len(meld.names) == 3 and meld.names[0] == meld.names[1] == str(action.tile):
+                    at = 0 if meld.sideways_index == len(meld.names) - 1 else len(meld.names)
+                    meld.names.insert(at, str(action.tile))
+                    meld.sideways_index += 1 if at == 0 else 0
+                    self.truth.append(("meld", action.seat, "kong", str(action.tile)))
+                    return True
+        return False  # draws, flowers, concealed kongs, wins: nothing the reader compares
+
+    def _look(self) -> None:
+        for _ in range(self.frames_per_action):
+            started = time.monotonic()
+            frame = render_frame(
+                self.spec,
+                self.faces,
+                self.rng,
+                frame_size=FRAME_SIZE,
+                arms=0,
+                corners=self.corners,
+                distortion=0.0,  # the calibration is a plain homography
+                table_seed=self.table_seed,
+            )
+            self.render_seconds += time.monotonic() - started
+            started = time.monotonic()
+            if self.reader is None:
+                corners = tuple((float(x), float(y)) for x, y in frame.table_corners)
+                self.reader = TableReader(self.detector, Calibration(corners), Stabiliser())
+            self.read += [_key(e) for e in self._read(self.reader, frame.image)]
+            self.seconds += time.monotonic() - started
+            self.frames += 1
+
+    @staticmethod
+    def _read(reader: TableReader, image: np.ndarray) -> list[dict[str, object]]:
+        return [e for e in reader.process(image) if e["type"] in ("discard", "meld")]
+
+
+def _key(event: dict[str, object]) -> Key:
+    seat = int(str(event["seat"]))
+    if event["type"] == "discard":
+        return ("discard", seat, str(event["tile"]), "")
+    return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
+
+
+def total_line(hands: list[HandPerception]) -> str:
+    """The summary's perception line over every hand."""
+    seen, expected = sum(h.seen for h in hands), sum(h.expected for h in hands)
+    frames, seconds = sum(h.frames for h in hands), sum(h.seconds for h in hands)
+    return (
+        f"perception (warnings only, the engine used the simulator's actions): {seen}/{expected} "
+        f"events seen, {sum(h.missed for h in hands)} missed, "
+        f"{sum(h.wrong_tile for h in hands)} wrong tile, {sum(h.invented for h in hands)} "
+        f"invented, {sum(h.wrong_order for h in hands)} out of order, "
+        f"{frames / seconds if seconds else 0.0:.1f} frames/s"
+    )
