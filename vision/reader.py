@@ -23,22 +23,21 @@ from vision.calibration import Calibration
 from vision.detector import CANVAS, Detection, Detector
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import MeldObservation, Stabiliser, TableDetection, TableObservation
+from vision.zones import seat_of
 
 
 def table_detections(found: list[Detection]) -> list[TableDetection]:
-    """Canvas-pixel detections to table units."""
+    """Canvas-pixel detections to table units, ``sideways`` as seen from the tile's owner.
+
+    A box wider than tall is turned for seats 0 and 2; seats 1 and 3 sit across the image axes,
+    so for them an upright tile is the wide one and a turned (claimed) tile is the tall one.
+    """
     out = []
     for d in found:
         x1, y1, x2, y2 = d.box
-        out.append(
-            TableDetection(
-                d.tile,
-                (x1 + x2) / 2 / CANVAS,
-                (y1 + y2) / 2 / CANVAS,
-                x2 - x1 > y2 - y1,
-                d.confidence,
-            )
-        )
+        x, y = (x1 + x2) / 2 / CANVAS, (y1 + y2) / 2 / CANVAS
+        wide = x2 - x1 > y2 - y1
+        out.append(TableDetection(d.tile, x, y, wide != (seat_of(x, y) % 2 == 1), d.confidence))
     return out
 
 
