@@ -8,12 +8,16 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
     {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
     {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
+    {"type": "meld_unreadable", "seat": 2, "tiles": [...], "frame": 99, ...}
+      (a group with a turned tile whose tiles make no legal meld: for the referee, not the engine)
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -94,6 +98,7 @@ class TableReader:
         self.published: TableObservation | None = None
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
+        self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
         """Read one camera frame; returns the events it settles."""
@@ -118,8 +123,38 @@ class TableReader:
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
         events = diff(self.published, observation, self.frame)
+        self._forget_cleared_melds(observation)
+        events = [e for e in events if self._is_news(e, observation)]
         self.published = observation
         return events
+
+    def _forget_cleared_melds(self, now: TableObservation) -> None:
+        """A reported meld no part of which is on the table any more (next hand) is forgotten."""
+        for seat, reported in enumerate(self._melds_reported):
+            groups = [Counter(str(t) for t in m.tiles) for m in now.seats[seat].melds]
+            reported[:] = [r for r in reported if any(not g - r for g in groups)]
+
+    def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
+        """Report each meld once: a group that flickers back to part of a meld already reported
+        (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
+        unless the seat now shows more copies of it (two identical chows); a group that makes
+        no legal meld is reported as ``meld_unreadable``, never as a meld."""
+        if event["type"] != "meld":
+            return True
+        if event["kind"] == "unreadable":
+            event["type"] = "meld_unreadable"
+            del event["kind"]
+            return True
+        seat = int(str(event["seat"]))
+        tiles = Counter(str(t) for t in cast("list[object]", event["tiles"]))
+        reported = self._melds_reported[seat]
+        if any(not tiles - earlier and tiles != earlier for earlier in reported):
+            return False
+        showing = sum(Counter(str(t) for t in m.tiles) == tiles for m in now.seats[seat].melds)
+        if sum(earlier == tiles for earlier in reported) >= showing:
+            return False
+        reported.append(tiles)
+        return True
 
 
 def diff(

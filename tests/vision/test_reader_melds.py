@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine.tiles import RelativeSeat, Tile
+from vision.calibration import Calibration
 from vision.detector import CANVAS, Detection
 from vision.layout import MeldSpec, TableSpec, layout
-from vision.reader import table_detections
-from vision.stabiliser import Stabiliser
+from vision.reader import TableReader, table_detections
+from vision.stabiliser import Stabiliser, TableDetection
+
+UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
 
 
 def _boxes(spec: TableSpec) -> list[Detection]:
@@ -31,3 +34,26 @@ def test_melds_are_read_on_every_seat(seat: int) -> None:
     sources = {tuple(str(t) for t in m.tiles): m.source for m in observed.melds}
     assert sources == {("W", "W", "W"): RelativeSeat.UPPER, ("3s", "4s", "5s"): RelativeSeat.LOWER}
     assert observed.revealed == tuple(Tile.parse(t) for t in ("1m", "2m", "3m", "9p"))
+
+
+def _frames(reader: TableReader, spec: TableSpec, frames: int = 6) -> list[dict[str, object]]:
+    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    events: list[dict[str, object]] = []
+    for _ in range(frames):
+        events += reader.process_table(spots, empty_at=lambda x, y: True)
+    return [e for e in events if str(e["type"]).startswith("meld")]
+
+
+def test_each_meld_is_reported_once_and_unreadable_groups_are_not_melds() -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
+    assert [(e["type"], e["kind"]) for e in _frames(reader, spec)] == [("meld", "pung")]
+    spec.melds[1] += [MeldSpec(["2m", "3m", "4m"], 0), MeldSpec(["2m", "3m", "4m"], 2)]
+    assert [e["kind"] for e in _frames(reader, spec)] == ["chow", "chow"]  # identical chows
+    spec.melds[1] += [MeldSpec(["5p", "6p", "9p"], 1)]  # a misread: no legal meld
+    assert [e["type"] for e in _frames(reader, spec)] == ["meld_unreadable"]
+    spec.melds[1] = []  # next hand: the table is cleared
+    assert _frames(reader, spec) == []
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
+    assert [(e["type"], e["kind"]) for e in _frames(reader, spec)] == [("meld", "pung")]
