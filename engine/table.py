@@ -101,29 +101,24 @@ class Table(DealMixin):
         self._remember(action)
         return self._events
 
+    #: What a strict-mode refusal rolls back (the attributes an action may replace).
+    _STATE_FIELDS = (
+        "procedure",
+        "hand",
+        "wall",
+        "timer",
+        "scores",
+        "hands_played",
+        "next_dealer",
+        "seq",
+    )
+
     def _state(self) -> tuple[Any, ...]:
-        return (
-            self.procedure,
-            self.hand,
-            self.wall,
-            self.timer,
-            self.scores,
-            self.hands_played,
-            self.next_dealer,
-            self.seq,
-        )
+        return tuple(getattr(self, name) for name in self._STATE_FIELDS)
 
     def _restore(self, state: tuple[Any, ...]) -> None:
-        (
-            self.procedure,
-            self.hand,
-            self.wall,
-            self.timer,
-            self.scores,
-            self.hands_played,
-            self.next_dealer,
-            self.seq,
-        ) = state
+        for name, value in zip(self._STATE_FIELDS, state, strict=True):
+            setattr(self, name, value)
 
     def _dispatch(self, action: act.Action) -> None:
         if isinstance(action, act.CommandRecord):  # a record only: no game state changes
