@@ -103,18 +103,23 @@ def train_classifier(
     init: Path | None = None,
     max_lr: float = 3e-3,
     flower_boost: int = 1,
+    rendered_limit: int | None = None,
 ) -> float:
     """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
 
     ``flower_boost`` repeats every flower crop that many times: flowers are 8 of 42 designs but
-    the hardest to tell apart at crop size.
+    the hardest to tell apart at crop size. ``rendered_limit`` keeps a random subset of the
+    rendered crops (the photo crops are always all used).
     """
     import torch
     from torch import nn
 
     torch.manual_seed(0)
     data = np.load(out / "data" / "train" / "crops.npz")
-    xs, ys = [data["x"]], [data["y"]]
+    keep = np.arange(len(data["y"]))
+    if rendered_limit is not None and rendered_limit < len(keep):
+        keep = np.sort(np.random.default_rng(0).choice(keep, rendered_limit, replace=False))
+    xs, ys = [data["x"][keep]], [data["y"][keep]]
     if shared is not None and (shared / "camerash-tiles").is_dir():
         px, py = photo_crops(shared, "train", copies=24, seed=3)
         xs.append(px)

@@ -1,13 +1,15 @@
 """Evaluate the committed detector; write a report with a confusion matrix and per-class figures.
 
-    python -m models.evaluate --out models/report --scenes 24 --turns 24
+    python -m models.evaluate --out models/report --scenes 24 --turns 24 --hands 4
 
 1. Held-out rendered tables (seed never used in training), seen by a 1920x1080 camera with arms,
    light, blur, noise and JPEG: mAP50, mAP50-95, per-class recall, orientation accuracy.
 2. Identity accuracy on the held-out 30% of the real photo crops (camerash-tiles; skipped when
    the shared data set is absent).
-3. A rendered video of a scripted hand read by the full path (calibration, detector, stabiliser):
-   discard and meld events against the truth (missed, false, wrong tile, wrong order).
+3. Rendered video read by the full path (calibration, detector, stabiliser, reader): complete
+   hands played by the engine's simulator (``--hands``, models/evaluate_hands.py) and a scripted
+   hand with lens distortion (``--turns``); discard and meld events against the truth (missed,
+   false, wrong tile, wrong order).
 4. The PyPI ``mahjong-detector`` (YOLO, weights in its wheel) on the same frames and crops, when
    it is installed.
 """
@@ -24,6 +26,7 @@ import numpy as np
 
 from models.camera import TABLE_PX, render_frame
 from models.dataset import camerash_crops, random_spec
+from models.evaluate_hands import engine_hands
 from models.faces import class_names, load_faces
 from models.metrics import Sample, confusion, confusion_png, iou, map_scores
 from vision.calibration import Calibration
@@ -219,13 +222,17 @@ def compare_events(truth: list[dict[str, object]], seen: list[dict[str, object]]
     }
 
 
-def write_report(out: Path, scenes: dict, crops: dict | None, video: dict | None) -> None:
+def write_report(
+    out: Path, scenes: dict, crops: dict | None, video: dict | None, hands: dict | None = None
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = class_names()
     confusion_png(scenes.pop("matrix"), names, str(out / "confusion.png"))
     (out / "metrics.json").write_text(
         json.dumps(
-            {"rendered": scenes, "real_crops": crops, "video": video}, indent=1, sort_keys=True
+            {"rendered": scenes, "real_crops": crops, "video": video, "engine_hands": hands},
+            indent=1,
+            sort_keys=True,
         )
     )
     lines = [
@@ -271,6 +278,13 @@ def write_report(out: Path, scenes: dict, crops: dict | None, video: dict | None
         lines += ["", "| class | accuracy |", "| --- | --- |"]
         lines += [f"| {n} | {a:.3f} |" for n, a in crops["per_class"].items()]
         lines.append("")
+    if hands:
+        lines += [f"## Complete engine hands, rendered at 1920x1080 (seed {hands['seed']})", ""]
+        lines += [f"- {k}: {v}" for k, v in hands.items() if k not in ("per_hand", "seed")]
+        for hand in hands["per_hand"]:
+            warnings = "; ".join(hand["warnings"]) or "all read"
+            lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
+        lines.append("")
     if video:
         lines += ["## Rendered video of a scripted hand", ""]
         lines += [f"- {k}: {v}" for k, v in video.items()]
@@ -284,6 +298,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("models/report"))
     parser.add_argument("--scenes", type=int, default=24)
     parser.add_argument("--turns", type=int, default=24)
+    parser.add_argument("--hands", type=int, default=4, help="complete engine hands (part 3)")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--shared", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument("--no-baseline", action="store_true")
@@ -302,7 +317,13 @@ def main() -> None:
     video = hand_video(detector, args.turns, args.seed + 1) if args.turns else None
     if video:
         print(f"video: {video}", flush=True)
-    write_report(args.out, scenes, crops, video)
+    hands = engine_hands(args.hands, args.seed) if args.hands else None
+    if hands:
+        print(
+            f"engine hands: {hands['seen']}/{hands['expected']} seen, {hands['invented']} invented",
+            flush=True,
+        )
+    write_report(args.out, scenes, crops, video, hands)
 
 
 if __name__ == "__main__":

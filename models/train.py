@@ -100,6 +100,10 @@ def main() -> None:
     parser.add_argument("--val-images", type=int, default=60)
     parser.add_argument("--detector-hours", type=float, default=0.75)
     parser.add_argument("--classifier-epochs", type=int, default=12)
+    parser.add_argument("--flower-boost", type=int, default=3, help="repeat flower crops")
+    parser.add_argument(
+        "--classifier-crops", type=int, default=None, help="use at most this many rendered crops"
+    )
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument(
@@ -124,7 +128,14 @@ def main() -> None:
     if args.stage in ("all", "classifier"):
         from models.classifier import train_classifier
 
-        train_classifier(args.out, args.classifier_epochs, shared, WEIGHTS / "classifier.onnx")
+        train_classifier(
+            args.out,
+            args.classifier_epochs,
+            shared,
+            WEIGHTS / "classifier.onnx",
+            flower_boost=args.flower_boost,
+            rendered_limit=args.classifier_crops,
+        )
         write_checksum(WEIGHTS / "classifier.onnx")
     if args.stage in ("all", "detector"):
         train_detector(

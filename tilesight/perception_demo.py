@@ -106,10 +106,24 @@ class PerceptionCheck:
     """Feed it the simulator's actions (:meth:`observe`) between :meth:`start_hand` and
     :meth:`finish_hand`; it renders the frames each visible change needs and reads them."""
 
-    def __init__(self, frames_per_action: int = 4, seed: int = 1, out: TextIO | None = None):
-        if frames_per_action < 1:
-            raise ValueError(f"frames per action must be >= 1, got {frames_per_action}")
+    def __init__(
+        self,
+        frames_per_action: int = 4,
+        seed: int = 1,
+        out: TextIO | None = None,
+        *,
+        frame_size: tuple[int, int] = FRAME_SIZE,
+        arm_frames: int = 0,
+    ):
+        """``arm_frames`` of each change's frames show an arm reaching over the table first."""
+        if frames_per_action < 1 or not 0 <= arm_frames < frames_per_action:
+            raise ValueError(
+                f"need frames per action >= 1 and 0 <= arm frames < that, got "
+                f"{frames_per_action} and {arm_frames}"
+            )
         self.frames_per_action = frames_per_action
+        self.frame_size = frame_size
+        self.arm_frames = arm_frames
         self.out = out
         self.rng = np.random.default_rng(seed)
         self.faces = {name: [image] for name, image in load_faces().items()}
@@ -123,7 +137,7 @@ class PerceptionCheck:
         self.read: list[Key] = []
         self.last_discard: tuple[int, str] | None = None
         self.reader: TableReader | None = None
-        self.corners = random_camera(*FRAME_SIZE, self.rng, span=(0.85, 0.95))
+        self.corners = random_camera(*self.frame_size, self.rng, span=(0.85, 0.95))
         self.table_seed = int(self.rng.integers(1 << 30))  # same felt and backs all hand
         self.frames = 0
         self.seconds = self.render_seconds = 0.0
@@ -177,14 +191,14 @@ class PerceptionCheck:
         return False  # draws, flowers, concealed kongs, wins: nothing the reader compares
 
     def _look(self) -> None:
-        for _ in range(self.frames_per_action):
+        for index in range(self.frames_per_action):
             started = time.monotonic()
             frame = render_frame(
                 self.spec,
                 self.faces,
                 self.rng,
-                frame_size=FRAME_SIZE,
-                arms=0,
+                frame_size=self.frame_size,
+                arms=1 if index < self.arm_frames else 0,
                 corners=self.corners,
                 distortion=0.0,  # the calibration is a plain homography
                 table_seed=self.table_seed,

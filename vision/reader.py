@@ -129,10 +129,13 @@ class TableReader:
         return events
 
     def _forget_cleared_melds(self, now: TableObservation) -> None:
-        """A reported meld no part of which is on the table any more (next hand) is forgotten."""
-        for seat, reported in enumerate(self._melds_reported):
-            groups = [Counter(str(t) for t in m.tiles) for m in now.seats[seat].melds]
-            reported[:] = [r for r in reported if any(not g - r for g in groups)]
+        """Reported melds are forgotten only when the table is cleared for the next hand (no
+        river and no meld anywhere). A meld that vanishes while it is re-laid (a pung turned
+        into an added kong, a hand passing over it) is still the same claim when it returns."""
+        if any(seat.river or seat.melds for seat in now.seats):
+            return
+        for reported in self._melds_reported:
+            reported.clear()
 
     def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
         """Report each meld once: a group that flickers back to part of a meld already reported

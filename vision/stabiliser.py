@@ -84,7 +84,7 @@ class Stabiliser:
         for det in detections:
             if det.confidence < self.min_confidence or det.tile == "back":
                 continue
-            index = self._nearest(det.x, det.y, seen)
+            index = self._nearest(det, seen)
             if index is None:
                 self.tracks.append(
                     _Track(
@@ -103,10 +103,14 @@ class Stabiliser:
         self._age(seen, empty_at)
         return self.observation()
 
-    def _nearest(self, x: float, y: float, taken: set[int]) -> int | None:
+    def _nearest(self, det: TableDetection, taken: set[int]) -> int | None:
+        """The closest free track of the same turn: a turned tile where an upright one lay (a
+        meld re-laid as a kong) is a different tile, not the old one moved."""
         best, best_d = None, 0.45 * TILE_W
         for i, track in enumerate(self.tracks):
-            d = ((track.x - x) ** 2 + (track.y - y) ** 2) ** 0.5
+            if track.confirmed and track.sideways != det.sideways:
+                continue
+            d = ((track.x - det.x) ** 2 + (track.y - det.y) ** 2) ** 0.5
             if i not in taken and d < best_d:
                 best, best_d = i, d
         return best

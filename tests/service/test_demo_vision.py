@@ -89,6 +89,7 @@ def test_compare_counts_misses_wrong_tiles_inventions_and_order() -> None:
 def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
     check = PerceptionCheck.__new__(PerceptionCheck)  # the table model only: no detector loaded
     check.rng = np.random.default_rng(0)
+    check.frame_size = (1280, 720)
     check.start_hand(1)
     t = Tile.parse
     assert check._apply(act.Discard(seat=3, tile=t("4s")))
@@ -120,3 +121,9 @@ def test_vision_frames_must_be_positive() -> None:
     assert done.returncode != 0
     assert "--vision-frames-per-action must be >= 1, got 0" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("frames", "arms"), [(0, 0), (3, 3), (3, -1)])
+def test_arm_frames_must_leave_a_clear_frame(frames: int, arms: int) -> None:
+    with pytest.raises(ValueError, match="frames per action"):
+        PerceptionCheck(frames, arm_frames=arms)

@@ -57,3 +57,19 @@ def test_each_meld_is_reported_once_and_unreadable_groups_are_not_melds() -> Non
     assert _frames(reader, spec) == []
     spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
     assert [(e["type"], e["kind"]) for e in _frames(reader, spec)] == [("meld", "pung")]
+
+
+def test_a_meld_relaid_mid_hand_is_not_reported_again() -> None:
+    """An added kong is laid by lifting the pung: for a few frames the seat shows no meld (or a
+    stray group), then the kong. The pung must not come back as a second claim."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[0] = ["1m", "2m"]
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
+    assert [e["kind"] for e in _frames(reader, spec)] == ["pung"]
+    spec.melds[1] = []  # lifted to add the fourth tile; the rest of the table is still there
+    assert _frames(reader, spec) == []
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]  # put back as it was for a moment
+    assert _frames(reader, spec) == []
+    spec.melds[1] = [MeldSpec(["F", "F", "F", "F"], 0)]
+    assert [e["kind"] for e in _frames(reader, spec)] == ["kong"]
