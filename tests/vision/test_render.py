@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from models.camera import TABLE_PX, render_frame
@@ -62,6 +64,7 @@ def test_camera_frame_labels_follow_projection_and_distortion(faces) -> None:
         corners=corners,
         distortion=0.05,
         effects=False,
+        table_seed=7,  # the table's own draws: the camera's stay the same with or without tiles
     )
     bare = render_frame(
         TableSpec(concealed=[0] * 4, walls=[(0, 0)] * 4),
@@ -71,6 +74,7 @@ def test_camera_frame_labels_follow_projection_and_distortion(faces) -> None:
         corners=corners,
         distortion=0.05,
         effects=False,
+        table_seed=7,  # the table's own draws: the camera's stay the same with or without tiles
     )
     ys, xs = np.nonzero(_tile_pixels(frame.image, bare.image))
     x1, y1, x2, y2 = frame.labels[0].box
@@ -99,3 +103,17 @@ def test_arms_hide_some_tiles_in_some_frames(faces) -> None:
         assert frame.image.shape == (540, 960, 3)
     assert max(hidden_counts) > 0
     assert all(count < 72 + 18 * 4 for count in hidden_counts)
+
+
+def test_a_wall_of_backs_shows_a_seam_between_touching_tiles(faces) -> None:
+    spec = TableSpec(concealed=[0] * 4, walls=[(4, 8), (0, 0), (0, 0), (0, 0)])
+    image, labels = render_table(spec, faces, 1024, np.random.default_rng(3))
+    backs = sorted((lab for lab in labels if lab.spot.name == "back"), key=lambda b: b.spot.centre)
+    assert len(backs) == 4
+    grey = image.astype(np.float32).mean(axis=2)
+    for left, right in itertools.pairwise(backs):
+        y = round(left.corners[:, 1].mean())
+        seam = round((left.corners[:, 0].max() + right.corners[:, 0].min()) / 2)
+        middle = round(left.corners[:, 0].mean())
+        # the rims where two tiles touch are clearly darker than the middle of a back
+        assert grey[y, seam - 1 : seam + 2].min() < 0.85 * grey[y, middle]
