@@ -15,9 +15,12 @@ import numpy as np
 from vision.crops import CLASSES_OUT, CROP_H, CROP_W, TILE_NAMES
 
 
-def build_network():  # type: ignore[no-untyped-def]
+def build_network(width: int = 16):  # type: ignore[no-untyped-def]
+    """TileNet: three conv stages (``width``, 2x, 4x channels) and a small dense head."""
     import torch
     from torch import nn
+
+    w1, w2, w3 = width, 2 * width, 4 * width
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
@@ -26,19 +29,19 @@ def build_network():  # type: ignore[no-untyped-def]
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, 16),
+                *block(3, w1),
                 nn.MaxPool2d(2),
-                *block(16, 32),
-                *block(32, 32),
+                *block(w1, w2),
+                *block(w2, w2),
                 nn.MaxPool2d(2),
-                *block(32, 64),
-                *block(64, 64),
+                *block(w2, w3),
+                *block(w3, w3),
                 nn.MaxPool2d(2),
             )
             self.head = nn.Sequential(
                 nn.Flatten(),
                 nn.Dropout(0.3),
-                nn.Linear(64 * (CROP_H // 8) * (CROP_W // 8), 192),
+                nn.Linear(w3 * (CROP_H // 8) * (CROP_W // 8), 192),
                 nn.ReLU(),
                 nn.Linear(192, CLASSES_OUT),
             )
@@ -62,13 +65,21 @@ def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.nd
             dx, dy = rng.uniform(-0.06, 0.06, 2) * (w, h)
             box = np.float32([[dx, dy], [w + dx, dy], [w + dx, h + dy]])
             size = np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]])
+            matrix = cv2.getAffineTransform(box, size)
+            if copy >= 8:  # beyond the plain copies: a slight turn and zoom, as on a table
+                turn = cv2.getRotationMatrix2D(
+                    (CROP_W / 2, CROP_H / 2), rng.uniform(-5, 5), rng.uniform(0.92, 1.06)
+                )
+                matrix = turn @ np.vstack([matrix, [0, 0, 1]])
             crop = cv2.warpAffine(
                 photo,
-                cv2.getAffineTransform(box, size),
+                matrix,
                 (CROP_W, CROP_H),
                 flags=cv2.INTER_AREA,
                 borderMode=cv2.BORDER_REPLICATE,
             )
+            if copy % 3 == 2:
+                crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 0.9))
             if copy % 2:
                 scale = rng.uniform(0.5, 0.9)
                 small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -104,6 +115,10 @@ def train_classifier(
     max_lr: float = 3e-3,
     flower_boost: int = 1,
     rendered_limit: int | None = None,
+    width: int = 16,
+    photo_copies: int = 24,
+    crop_sets: tuple[str, ...] = ("train",),
+    val_set: str = "val",
 ) -> float:
     """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
 
@@ -115,13 +130,15 @@ def train_classifier(
     from torch import nn
 
     torch.manual_seed(0)
-    data = np.load(out / "data" / "train" / "crops.npz")
-    keep = np.arange(len(data["y"]))
+    sets = [np.load(out / "data" / name / "crops.npz") for name in crop_sets]
+    rendered_x = np.concatenate([data["x"] for data in sets])
+    rendered_y = np.concatenate([data["y"] for data in sets])
+    keep = np.arange(len(rendered_y))
     if rendered_limit is not None and rendered_limit < len(keep):
         keep = np.sort(np.random.default_rng(0).choice(keep, rendered_limit, replace=False))
-    xs, ys = [data["x"][keep]], [data["y"][keep]]
+    xs, ys = [rendered_x[keep]], [rendered_y[keep]]
     if shared is not None and (shared / "camerash-tiles").is_dir():
-        px, py = photo_crops(shared, "train", copies=24, seed=3)
+        px, py = photo_crops(shared, "train", copies=photo_copies, seed=3)
         xs.append(px)
         ys.append(py)
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
@@ -130,10 +147,10 @@ def train_classifier(
     all_y = np.concatenate([all_y, *[all_y[flowers]] * (flower_boost - 1)])
     x = torch.from_numpy(all_x).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(all_y)
-    val = np.load(out / "data" / "val" / "crops.npz")
+    val = np.load(out / "data" / val_set / "crops.npz")
     vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).float() / 255
     vy = torch.from_numpy(val["y"])
-    net = build_network()
+    net = build_network(width)
     if init is not None:
         net.load_state_dict(torch.load(init))
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from models.camera import TABLE_PX, rectify, render_frame
+from models.cc0_art import cc0_faces
 from models.faces import class_names, load_faces
 from vision.crops import CLASSES_OUT, crop_tile, output_index
 from vision.layout import RIVER_COLUMNS, RIVER_ROWS, WALL_STACKS, MeldSpec, TableSpec
@@ -38,7 +39,7 @@ CAMERASH_LABELS = {  # classes.csv index -> engine notation
     41: "3f",
     42: "4f",
 }
-DETECT_SIZE = 416  # the detector's input: the 1024 px canvas scaled down
+DETECT_SIZE = 640  # the detector's input: the 1024 px canvas scaled down
 
 
 def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
@@ -58,11 +59,15 @@ def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
 
 
 def face_sets(shared: Path | None) -> dict[str, list[np.ndarray]]:
-    """Every face image per class: our own drawn set, plus real training photos when available."""
+    """Every face image per class: our own drawn set, plus (when ``shared`` has them) the real
+    training photos and the CC0 riichi art in two styles."""
     faces = {name: [image] for name, image in load_faces().items()}
     if shared is not None and (shared / "camerash-tiles").is_dir():
         for name, image in camerash_crops(shared / "camerash-tiles", "train"):
             faces[name].append(cv2.resize(image, (120, 160), interpolation=cv2.INTER_AREA))
+    if shared is not None and (shared / "tile-art-cc0").is_dir():
+        for name, images in cc0_faces(shared / "tile-art-cc0").items():
+            faces[name].extend(images)
     return faces
 
 

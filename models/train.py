@@ -40,7 +40,14 @@ def make_data(out: Path, images: int, val_images: int, shared: Path | None) -> P
 
 
 def train_detector(
-    out: Path, hours: float, *, device: str, batch: int, model: str, name: str = "detector"
+    out: Path,
+    hours: float,
+    *,
+    device: str,
+    batch: int,
+    model: str,
+    name: str = "detector",
+    data: Path | None = None,
 ) -> Path:
     """Train from the architecture yaml, or continue from a checkpoint (``model`` a .pt)."""
     from ultralytics import YOLO
@@ -48,7 +55,7 @@ def train_detector(
     yolo = YOLO(model)
     continuing = model.endswith(".pt")
     yolo.train(
-        data=str(out / "data" / "tiles.yaml"),
+        data=str(data or out / "data" / "tiles.yaml"),
         imgsz=DETECT_SIZE,
         time=hours,
         epochs=200,
@@ -112,6 +119,7 @@ def main() -> None:
         help="architecture yaml (trained from scratch) or a .pt checkpoint to continue from",
     )
     parser.add_argument("--run-name", default="detector", help="folder under --out for this run")
+    parser.add_argument("--data", type=Path, help="detector data yaml (OUT/data/tiles.yaml)")
     parser.add_argument(
         "--shared",
         type=Path,
@@ -145,6 +153,7 @@ def main() -> None:
             batch=args.batch,
             model=args.model,
             name=args.run_name,
+            data=args.data,
         )
     if args.stage in ("all", "detector", "export"):
         export_detector(args.out / args.run_name / "weights" / "best.pt")
