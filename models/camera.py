@@ -53,6 +53,23 @@ def random_camera(
     return corners.astype(np.float32)
 
 
+_last_table: dict[tuple[int, int, str], tuple[object, np.ndarray, list[Labelled]]] = {}
+
+
+def _seeded_table(
+    spec: TableSpec, faces: dict[str, list[np.ndarray]], seed: int
+) -> tuple[np.ndarray, list[Labelled]]:
+    """The table drawn from its own seed: the same spec and seed always give the same table, so
+    the frames of one table state (a video holding still) reuse the last drawing."""
+    key = (seed, id(faces), repr(spec))
+    if key not in _last_table or _last_table[key][0] is not faces:  # held: its id stays unique
+        _last_table.clear()
+        drawn = render_table(spec, faces, TABLE_PX, np.random.default_rng(seed))
+        _last_table[key] = (faces, *drawn)
+    _, table, labels = _last_table[key]
+    return table.copy(), list(labels)
+
+
 def render_frame(
     spec: TableSpec,
     faces: dict[str, list[np.ndarray]],
@@ -67,8 +84,10 @@ def render_frame(
 ) -> Frame:
     """One camera frame of ``spec`` with exact labels; ``corners``/``distortion`` fix the camera."""
     w, h = frame_size
-    table_rng = rng if table_seed is None else np.random.default_rng(table_seed)
-    table, labels = render_table(spec, faces, TABLE_PX, table_rng)
+    if table_seed is None:
+        table, labels = render_table(spec, faces, TABLE_PX, rng)
+    else:
+        table, labels = _seeded_table(spec, faces, table_seed)
     if corners is None:
         corners = random_camera(w, h, rng)
     square = np.float32([[0, 0], [TABLE_PX, 0], [TABLE_PX, TABLE_PX], [0, TABLE_PX]])

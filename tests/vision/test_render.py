@@ -117,3 +117,27 @@ def test_a_wall_of_backs_shows_a_seam_between_touching_tiles(faces) -> None:
         middle = round(left.corners[:, 0].mean())
         # the rims where two tiles touch are clearly darker than the middle of a back
         assert grey[y, seam - 1 : seam + 2].min() < 0.85 * grey[y, middle]
+
+
+def test_frames_of_one_seeded_table_reuse_the_drawing_but_not_the_camera(faces) -> None:
+    spec = _lonely_tile_spec("5m", 0)
+    corners = np.float32([[700, 200], [1300, 230], [1280, 850], [690, 820]])
+    first, second = (
+        render_frame(
+            spec,
+            faces,
+            np.random.default_rng(i),
+            arms=0,
+            corners=corners,
+            distortion=0.0,
+            table_seed=4,
+        )
+        for i in (1, 2)
+    )
+    np.testing.assert_allclose(first.labels[0].corners, second.labels[0].corners)
+    assert not np.array_equal(first.image, second.image)  # light, noise and JPEG differ
+    spec.rivers[0].append("6m")  # a new state is drawn afresh
+    third = render_frame(
+        spec, faces, np.random.default_rng(1), arms=0, corners=corners, table_seed=4
+    )
+    assert len(third.labels) == 2
