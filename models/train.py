@@ -1,9 +1,13 @@
 """One command that renders the data and trains both networks, then exports them to ONNX.
 
-CPU recipe (what produced the committed weights; see models/weights/RECIPE.md)::
+From scratch on a CPU (about 3 h on two cores; the committed weights were made in stages from
+the previous ones, exactly as models/weights/RECIPE.md lists)::
 
-    nice -n 10 python -m models.train --out runs/vision --images 900 --val-images 60 \
-        --detector-hours 0.75 --classifier-epochs 12
+    python -m models.train --out runs/vision --images 1500 --val-images 60 \
+        --detector-hours 2 --classifier-epochs 9 --classifier-crops 60000
+
+A ``.pt`` passed as ``--model`` continues training from it; ``python -m models.onnx_checkpoint``
+turns the committed ONNX back into such a checkpoint.
 
 GPU: ``models/train_gpu.sh`` runs the same command with more images, more time and ``--device 0``.
 Stages can be run alone with ``--stage data|detector|classifier|export``.
@@ -108,6 +112,8 @@ def main() -> None:
     parser.add_argument("--detector-hours", type=float, default=0.75)
     parser.add_argument("--classifier-epochs", type=int, default=12)
     parser.add_argument("--flower-boost", type=int, default=3, help="repeat flower crops")
+    parser.add_argument("--classifier-width", type=int, default=24, help="TileNet's first width")
+    parser.add_argument("--photo-copies", type=int, default=48, help="augmented copies per photo")
     parser.add_argument(
         "--classifier-crops", type=int, default=None, help="use at most this many rendered crops"
     )
@@ -143,6 +149,8 @@ def main() -> None:
             WEIGHTS / "classifier.onnx",
             flower_boost=args.flower_boost,
             rendered_limit=args.classifier_crops,
+            width=args.classifier_width,
+            photo_copies=args.photo_copies,
         )
         write_checksum(WEIGHTS / "classifier.onnx")
     if args.stage in ("all", "detector"):

@@ -1,6 +1,6 @@
 """Tile detection: one interface, ONNX by default, ultralytics optional.
 
-Two networks: a YOLO detector finds tile boxes (class "tile" face up, or "back") on a 416 px view
+Two networks: a YOLO detector finds tile boxes (class "tile" face up, or "back") on a 640 px view
 of a 1024 px table canvas, and a small classifier reads each box's identity and which way up it
 lies from a crop of the 1024 px canvas. With a calibration the canvas is the rectified table;
 without one the image is scaled so a tile is about canvas size and cut into overlapping windows,
@@ -22,7 +22,7 @@ from vision.layout import TILE_W
 from vision.zones import seat_of
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
-CANVAS, DETECT_SIZE = 1024, 416
+CANVAS, DETECT_SIZE = 1024, 640
 CANVAS_TILE_W = TILE_W * CANVAS  # a tile's width on the canvas, as trained
 
 
