@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.crops import crop_tile, decode, kind_probabilities
+from vision.crop_memory import CropMemory, thumbnails
+from vision.crops import CLASSES_OUT, crop_tile, decode, kind_probabilities
 from vision.layout import TILE_W
 from vision.zones import seat_of
 
@@ -158,11 +159,32 @@ class Detector:
             return [_map_box(d, inverse) for d in found]
         return self._detect_windows(image)
 
-    def detect_table(self, canvas: np.ndarray) -> list[Detection]:
-        """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels."""
-        return self._read_canvas(canvas, table=True)
+    def detect_table(self, canvas: np.ndarray, memory: CropMemory | None = None) -> list[Detection]:
+        """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels; with a
+        ``memory`` (one per video stream) unchanged tiles reuse the last frame's reading."""
+        return self._read_canvas(canvas, table=True, memory=memory)
 
-    def _read_canvas(self, canvas: np.ndarray, table: bool = False) -> list[Detection]:
+    def _classify(
+        self, boxes: np.ndarray, crops: np.ndarray, memory: CropMemory | None
+    ) -> np.ndarray:
+        if memory is None:
+            return self.classifier.classify(crops)
+        thumbs = thumbnails(crops)
+        known = memory.recall(boxes, thumbs)
+        probs = np.zeros((len(crops), CLASSES_OUT), np.float32)
+        fresh = known < 0
+        if fresh.any():
+            probs[fresh] = self.classifier.classify(crops[fresh])
+        if memory.probs is not None and (~fresh).any():
+            probs[~fresh] = memory.probs[known[~fresh]]
+        memory.reused += int((~fresh).sum())
+        memory.read += int(fresh.sum())
+        memory.remember(boxes, thumbs, probs)
+        return probs
+
+    def _read_canvas(
+        self, canvas: np.ndarray, table: bool = False, memory: CropMemory | None = None
+    ) -> list[Detection]:
         boxes, scores, classes = self.boxes.locate(canvas)
         if len(boxes) == 0:
             return []
@@ -175,7 +197,8 @@ class Detector:
         faces, face_scores = boxes[~plain_back], scores[~plain_back]
         if len(faces) == 0:
             return out
-        probs = self.classifier.classify(np.stack([crop_tile(canvas, box) for box in faces]))
+        crops = np.stack([crop_tile(canvas, box) for box in faces])
+        probs = self._classify(faces, crops, memory)
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
             name, orientation = decode(int(row.argmax()), box)

@@ -24,6 +24,7 @@ import numpy as np
 
 from engine.tiles import Meld, MeldKind, Tile
 from vision.calibration import Calibration
+from vision.crop_memory import CropMemory
 from vision.detector import CANVAS, Detection, Detector
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import MeldObservation, Stabiliser, TableDetection, TableObservation
@@ -99,13 +100,14 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
+        self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
         """Read one camera frame; returns the events it settles."""
         if self.detector is None:
             raise ValueError("this reader has no detector: use process_table")
         canvas = self.calibration.rectify(image, CANVAS)
-        found = table_detections(self.detector.detect_table(canvas))
+        found = table_detections(self.detector.detect_table(canvas, self.memory))
         return self.process_table(found, FeltCheck(canvas))
 
     def process_table(
