@@ -120,6 +120,7 @@ def test_table_process_sigkill_and_restart_loses_and_doubles_nothing(
     command = [
         TILESIGHT,
         "demo",
+        "--no-vision",
         "--mqtt",
         broker.url,
         "--tournament",

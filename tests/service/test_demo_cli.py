@@ -12,6 +12,7 @@ def test_demo_command_plays_hands_end_to_end():
         [
             TILESIGHT,
             "demo",
+            "--no-vision",
             "--hands",
             "2",
             "--pace",

@@ -19,8 +19,8 @@ from tilesight.score_store import ScoreStore
 def test_demo_on_the_embedded_broker_stores_every_seq_exactly_once(tmp_path: Path) -> None:
     scores = tmp_path / "scores.sqlite"
     done = subprocess.run(
-        [TILESIGHT, "demo", "--broker", "embedded", "--hands", "2", "--pace", "0", "--quiet",
-         "--scores-db", str(scores)],
+        [TILESIGHT, "demo", "--no-vision", "--broker", "embedded", "--hands", "2", "--pace", "0",
+         "--quiet", "--scores-db", str(scores)],
         check=False,
         capture_output=True,
         text=True,

@@ -36,9 +36,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--quiet", action="store_true", help="no per-event log lines")
     parser.add_argument(
         "--vision",
-        action="store_true",
-        help="also render each hand overhead and read it with the real detector, reporting "
-        "what perception got right (the engine still gets the simulator's actions)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="render each hand overhead and read it with the real detector, stabiliser and "
+        "reader, reporting what perception got right (the engine still gets the simulator's "
+        "actions); --no-vision skips it (default: on)",
     )
     parser.add_argument(
         "--vision-frames-per-action",
