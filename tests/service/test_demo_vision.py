@@ -53,7 +53,7 @@ def test_vision_demo_reports_perception_and_leaves_the_engine_path_unchanged(
     tmp_path: Path,
 ) -> None:
     seen_out, seen_rows = _demo(tmp_path / "vision", "--vision")
-    plain_out, plain_rows = _demo(tmp_path / "plain")
+    plain_out, plain_rows = _demo(tmp_path / "plain", "--no-vision")
     assert seen_rows == plain_rows and len(seen_rows) > 30
     assert _standings(seen_out) == _standings(plain_out) and "+" in _standings(plain_out)
     assert "perception" not in plain_out
