@@ -111,7 +111,6 @@ def write_detection_set(
         clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
         table, homography = rectify(frame.image, clicked)
         det_lines, full_lines = [], []
-        scale = DETECT_SIZE / TABLE_PX
         order = rng.permutation(len(frame.labels))
         for rank, i in enumerate(order):
             label = frame.labels[i]
@@ -139,6 +138,5 @@ def write_detection_set(
         cv2.imwrite(str(out / "images" / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out / "labels" / f"{stem}.txt").write_text("\n".join(det_lines) + "\n")
         (out / "labels43" / f"{stem}.txt").write_text("\n".join(full_lines) + "\n")
-        _ = scale
     np.savez_compressed(out / "crops.npz", x=np.stack(xs), y=np.array(ys, np.int64))
     print(f"wrote {count} tables and {len(xs)} crops ({CLASSES_OUT} classes) to {out}")

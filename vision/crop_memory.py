@@ -10,7 +10,11 @@ tile turned or replaced, a hand over it, a light change) goes through the classi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+
+from vision.crops import CLASSES_OUT
 
 
 def thumbnails(crops: np.ndarray) -> np.ndarray:
@@ -51,3 +55,23 @@ class CropMemory:
     def remember(self, boxes: np.ndarray, thumbs: np.ndarray, probs: np.ndarray) -> None:
         self.centres = ((boxes[:, :2] + boxes[:, 2:]) / 2).astype(np.float32)
         self.thumbs, self.probs = thumbs, probs
+
+    def read_through(
+        self,
+        boxes: np.ndarray,
+        crops: np.ndarray,
+        classify: Callable[[np.ndarray], np.ndarray],
+    ) -> np.ndarray:
+        """Classifier outputs for ``crops``: remembered where unchanged, ``classify`` the rest."""
+        thumbs = thumbnails(crops)
+        known = self.recall(boxes, thumbs)
+        fresh = known < 0
+        probs = np.zeros((len(crops), CLASSES_OUT), np.float32)
+        if fresh.any():
+            probs[fresh] = classify(crops[fresh])
+        if self.probs is not None and (~fresh).any():
+            probs[~fresh] = self.probs[known[~fresh]]
+        self.reused += int((~fresh).sum())
+        self.read += int(fresh.sum())
+        self.remember(boxes, thumbs, probs)
+        return probs

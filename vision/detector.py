@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.crop_memory import CropMemory, thumbnails
-from vision.crops import CLASSES_OUT, crop_tile, decode, kind_probabilities
+from vision.crop_memory import CropMemory
+from vision.crops import crop_tile, decode, kind_probabilities
 from vision.layout import TILE_W
 from vision.zones import seat_of
 
@@ -169,18 +169,7 @@ class Detector:
     ) -> np.ndarray:
         if memory is None:
             return self.classifier.classify(crops)
-        thumbs = thumbnails(crops)
-        known = memory.recall(boxes, thumbs)
-        probs = np.zeros((len(crops), CLASSES_OUT), np.float32)
-        fresh = known < 0
-        if fresh.any():
-            probs[fresh] = self.classifier.classify(crops[fresh])
-        if memory.probs is not None and (~fresh).any():
-            probs[~fresh] = memory.probs[known[~fresh]]
-        memory.reused += int((~fresh).sum())
-        memory.read += int(fresh.sum())
-        memory.remember(boxes, thumbs, probs)
-        return probs
+        return memory.read_through(boxes, crops, self.classifier.classify)
 
     def _read_canvas(
         self, canvas: np.ndarray, table: bool = False, memory: CropMemory | None = None
