@@ -73,6 +73,27 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, np.int64).reshape(-1)
 
 
+def drop_straddlers(boxes: np.ndarray, faces: np.ndarray, cover: float = 0.7) -> np.ndarray:
+    """Indices of the boxes to keep. Tiles lie flat and never overlap, so a face box (``faces``:
+    a mask) mostly covered by other boxes (one straddling two touching tiles, which plain NMS
+    keeps because it overlaps each of them by less than half) is not a tile; the most covered
+    goes first, then the rest are measured again without it. Backs are left alone: a wall's
+    two tiers make overlapping back boxes legitimate."""
+    lo = np.maximum(boxes[:, None, :2], boxes[None, :, :2])
+    hi = np.minimum(boxes[:, None, 2:], boxes[None, :, 2:])
+    shared = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    np.fill_diagonal(shared, 0)
+    areas = np.maximum(np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1), 1e-9)
+    alive = np.ones(len(boxes), bool)
+    while alive.any():
+        covered = np.where(alive & faces, (shared * alive[None, :]).sum(axis=1) / areas, 0.0)
+        worst = int(covered.argmax())
+        if covered[worst] < cover:
+            break
+        alive[worst] = False
+    return np.flatnonzero(alive)
+
+
 class OnnxBoxes:
     """The YOLO box detector through ONNX Runtime (no torch)."""
 
@@ -177,6 +198,8 @@ class Detector:
         boxes, scores, classes = self.boxes.locate(canvas)
         if len(boxes) == 0:
             return []
+        keep = drop_straddlers(boxes, classes == 0)
+        boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         # a confident "back" needs no identity: skip the classifier for walls
         plain_back = (classes == 1) & (scores >= 0.6)
         out: list[Detection] = []

@@ -10,7 +10,7 @@ import numpy as np
 from models.camera import render_frame
 from models.metrics import iou
 from vision.calibration import Calibration
-from vision.detector import CANVAS, Detector
+from vision.detector import CANVAS, Detector, drop_straddlers
 from vision.layout import TableSpec
 
 
@@ -53,3 +53,22 @@ def test_uncalibrated_image_is_read_in_windows_at_tile_scale() -> None:
     lefts = sorted(round(d.box[0]) for d in found)
     assert lefts[0] == round(100 * scale)
     assert all(abs((d.box[2] - d.box[0]) - 33 * scale) < 1 for d in found)
+
+
+def test_a_face_box_straddling_two_touching_tiles_is_dropped() -> None:
+    left, right = [100.0, 100.0, 140.0, 153.0], [140.0, 100.0, 180.0, 153.0]
+    straddler = [118.0, 101.0, 160.0, 152.0]  # half of each: NMS keeps it (IoU < 0.5 with both)
+    lone = [300.0, 100.0, 340.0, 153.0]
+    boxes = np.array([left, straddler, right, lone])
+    kept = drop_straddlers(boxes, np.ones(4, bool))
+    assert kept.tolist() == [0, 2, 3]
+
+
+def test_touching_tilted_tiles_and_wall_backs_are_kept() -> None:
+    # neighbours whose boxes overlap a little (tiles turned a few degrees) are all tiles
+    row = np.array([[100.0 + 38 * i, 100.0, 142.0 + 38 * i, 153.0] for i in range(6)])
+    assert drop_straddlers(row, np.ones(6, bool)).tolist() == list(range(6))
+    # a back box covered by two others is a wall's second tier, not a straddler
+    wall = np.array([[0.0, 0.0, 40.0, 53.0], [20.0, 0.0, 60.0, 53.0], [40.0, 0.0, 80.0, 53.0]])
+    assert drop_straddlers(wall, np.zeros(3, bool)).tolist() == [0, 1, 2]
+    assert drop_straddlers(wall, np.ones(3, bool)).tolist() == [0, 2]
