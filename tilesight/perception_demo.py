@@ -137,7 +137,7 @@ class PerceptionCheck:
         self.read: list[Key] = []
         self.last_discard: tuple[int, str] | None = None
         self.reader: TableReader | None = None
-        self.corners = random_camera(*self.frame_size, self.rng, span=(0.85, 0.95))
+        self.corners = installed_camera(*self.frame_size, self.rng)
         self.table_seed = int(self.rng.integers(1 << 30))  # same felt and backs all hand
         self.frames = 0
         self.seconds = self.render_seconds = 0.0
@@ -215,6 +215,17 @@ class PerceptionCheck:
     @staticmethod
     def _read(reader: TableReader, image: np.ndarray) -> list[dict[str, object]]:
         return [e for e in reader.process(image) if e["type"] in ("discard", "meld")]
+
+
+def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    """A random overhead camera that sees the whole table, as an installation must: the four
+    corners at least 1% of the frame inside it (a corner cut off hides that seat's melds)."""
+    margin = 0.01 * height
+    while True:
+        corners = random_camera(width, height, rng, span=(0.85, 0.95))
+        inside = (corners >= margin) & (corners <= np.array([width, height]) - margin)
+        if inside.all():
+            return corners
 
 
 def _key(event: dict[str, object]) -> Key:

@@ -3,6 +3,8 @@
 Events are plain JSON-ready dicts (``watch`` prints one per line)::
 
     {"type": "discard", "seat": 1, "tile": "5m", "index": 3, "row": 0, "column": 3, "frame": 42}
+    {"type": "discard", "seat": 2, "tile": "E", "index": 5, ..., "inferred": true}
+      (a discard claimed before the camera could confirm it: the meld's turned tile shows it)
     {"type": "meld", "seat": 2, "kind": "pung", "tiles": ["E", "E", "E"], "source": "upper",
      "claimed": "E", "frame": 97}
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
@@ -22,7 +24,7 @@ from typing import cast
 import cv2
 import numpy as np
 
-from engine.tiles import Meld, MeldKind, Tile
+from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
 from vision.detector import CANVAS, Detection, Detector
@@ -100,6 +102,7 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
+        self._last_discard: tuple[int, str] | None = None  # the latest discard, until claimed
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -124,11 +127,48 @@ class TableReader:
             self._candidate, self._candidate_age = observation, 1
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
-        events = diff(self.published, observation, self.frame)
+        events = sorted(diff(self.published, observation, self.frame), key=_event_rank)
         self._forget_cleared_melds(observation)
-        events = [e for e in events if self._is_news(e, observation)]
+        events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
         self.published = observation
         return events
+
+    def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
+        """A claim is always of the latest discard. When a meld's turned tile is not the last
+        discard reported (the tile was taken before the camera confirmed it in the river, or a
+        hand hid it), the discard is reported first, marked ``inferred``. A discard reported as
+        another kind is a misread, not a second discard: nothing is added for it."""
+        out: list[dict[str, object]] = []
+        for event in events:
+            seat = int(str(event.get("seat", -1)))
+            if event["type"] == "discard":
+                self._last_discard = (seat, str(event["tile"]))
+            elif event["type"] == "meld" and not self._is_added_kong(seat, event):
+                source = RelativeSeat[str(event["source"]).upper()]
+                discarder = (seat + int(source)) % 4
+                if self._last_discard is None or self._last_discard[0] != discarder:
+                    out.append(self._inferred(discarder, str(event["claimed"]), event))
+                self._last_discard = None
+            out.append(event)
+        return out
+
+    def _is_added_kong(self, seat: int, event: dict[str, object]) -> bool:
+        tile = str(event["claimed"])
+        return event["kind"] == "kong" and Counter({tile: 3}) in self._melds_reported[seat]
+
+    def _inferred(self, seat: int, tile: str, meld: dict[str, object]) -> dict[str, object]:
+        index = len(self.published.seats[seat].river) if self.published else 0
+        row, column = divmod(index, 6)
+        return {
+            "type": "discard",
+            "seat": seat,
+            "tile": tile,
+            "index": index,
+            "row": row,
+            "column": column,
+            "frame": meld["frame"],
+            "inferred": True,
+        }
 
     def _forget_cleared_melds(self, now: TableObservation) -> None:
         """Reported melds are forgotten only when the table is cleared for the next hand (no
@@ -160,6 +200,11 @@ class TableReader:
             return False
         reported.append(tiles)
         return True
+
+
+def _event_rank(event: dict[str, object]) -> int:
+    """Within one frame: river changes, then melds (a claim follows its discard), then hands."""
+    return {"meld": 1, "hand_revealed": 2}.get(str(event["type"]), 0)
 
 
 def diff(

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from engine.tiles import RelativeSeat, Tile
 from vision.layout import TILE_H, TILE_W
 from vision.zones import place_of
@@ -65,6 +67,10 @@ class _Track:
     votes: Counter[str] = field(default_factory=Counter)
 
 
+MATCH_RADIUS = 0.45 * TILE_W  # a detection this close to a track is that tile seen again
+CROWD_RADIUS = 0.6 * TILE_W  # neighbouring tiles' centres are at least a tile width apart
+
+
 class Stabiliser:
     def __init__(
         self, confirm_frames: int = 3, remove_frames: int = 8, min_confidence: float = 0.35
@@ -80,12 +86,13 @@ class Stabiliser:
         empty_at: Callable[[float, float], bool] | None = None,
     ) -> TableObservation:
         """One frame's detections; ``empty_at(x, y)`` says whether bare felt shows there."""
-        seen: set[int] = set()
-        for det in detections:
-            if det.confidence < self.min_confidence or det.tile == "back":
-                continue
-            index = self._nearest(det, seen)
-            if index is None:
+        dets = [d for d in detections if d.confidence >= self.min_confidence and d.tile != "back"]
+        matched = self._match(dets)
+        seen = set(matched.values())
+        for di, det in enumerate(dets):
+            if di in matched:
+                self._observe(self.tracks[matched[di]], det)
+            elif not self._crowds_a_confirmed_tile(det):
                 self.tracks.append(
                     _Track(
                         det.tile,
@@ -97,23 +104,42 @@ class Stabiliser:
                     )
                 )
                 seen.add(len(self.tracks) - 1)
-                continue
-            seen.add(index)
-            self._observe(self.tracks[index], det)
         self._age(seen, empty_at)
         return self.observation()
 
-    def _nearest(self, det: TableDetection, taken: set[int]) -> int | None:
-        """The closest free track of the same turn: a turned tile where an upright one lay (a
-        meld re-laid as a kong) is a different tile, not the old one moved."""
-        best, best_d = None, 0.45 * TILE_W
-        for i, track in enumerate(self.tracks):
-            if track.confirmed and track.sideways != det.sideways:
-                continue
-            d = ((track.x - det.x) ** 2 + (track.y - det.y) ** 2) ** 0.5
-            if i not in taken and d < best_d:
-                best, best_d = i, d
-        return best
+    def _match(self, dets: Sequence[TableDetection]) -> dict[int, int]:
+        """Detection index -> track index, closest pairs first (a stray box beside a tile must
+        not take that tile's track from the tile's own detection). A turned tile where an
+        upright one lay (a meld re-laid as a kong) is a different tile, not the old one moved."""
+        if not self.tracks or not dets:
+            return {}
+        at = np.array([(t.x, t.y) for t in self.tracks])
+        seen_at = np.array([(d.x, d.y) for d in dets])
+        distance = np.linalg.norm(at[:, None, :] - seen_at[None, :, :], axis=2)
+        confirmed = np.array([t.confirmed for t in self.tracks])
+        turned = np.array([t.sideways for t in self.tracks])
+        turned_now = np.array([d.sideways for d in dets])
+        distance[confirmed[:, None] & (turned[:, None] != turned_now[None, :])] = np.inf
+        close_t, close_d = np.nonzero(distance < MATCH_RADIUS)
+        gaps = distance[close_t, close_d].tolist()
+        pairs = sorted(zip(gaps, close_d.tolist(), close_t.tolist(), strict=True))
+        matched: dict[int, int] = {}
+        taken: set[int] = set()
+        for _, di, ti in pairs:
+            if di not in matched and ti not in taken:
+                matched[di] = ti
+                taken.add(ti)
+        return matched
+
+    def _crowds_a_confirmed_tile(self, det: TableDetection) -> bool:
+        """Tiles never overlap: an unmatched box whose centre is this close to a confirmed tile
+        of the same turn is a stray (a box over part of that tile), not a new tile."""
+        return any(
+            track.confirmed
+            and track.sideways == det.sideways
+            and ((track.x - det.x) ** 2 + (track.y - det.y) ** 2) ** 0.5 < CROWD_RADIUS
+            for track in self.tracks
+        )
 
     def _observe(self, track: _Track, det: TableDetection) -> None:
         track.missing = 0

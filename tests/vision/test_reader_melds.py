@@ -73,3 +73,57 @@ def test_a_meld_relaid_mid_hand_is_not_reported_again() -> None:
     assert _frames(reader, spec) == []
     spec.melds[1] = [MeldSpec(["F", "F", "F", "F"], 0)]
     assert [e["kind"] for e in _frames(reader, spec)] == ["kong"]
+
+
+def _events(reader: TableReader, spec: TableSpec, frames: int = 4) -> list[tuple[object, ...]]:
+    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    events: list[dict[str, object]] = []
+    for _ in range(frames):
+        events += reader.process_table(spots, empty_at=lambda x, y: True)
+    return [
+        (e["type"], e["seat"], e.get("tile", e.get("kind")), bool(e.get("inferred")))
+        for e in events
+        if e["type"] in ("discard", "meld")
+    ]
+
+
+def test_a_discard_claimed_before_the_camera_confirmed_it_is_inferred_from_the_meld() -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[3] = ["1m"]
+    assert _events(reader, spec) == [("discard", 3, "1m", False)]
+    # seat 0 draws and discards 5p, seat 1 chows it at once: the camera never saw 5p in the river
+    spec.melds[1] = [MeldSpec(["5p", "3p", "4p"], 0)]
+    assert _events(reader, spec) == [("discard", 0, "5p", True), ("meld", 1, "chow", False)]
+    # seat 1 discards, seat 3 pungs it after the discard was seen: nothing inferred
+    spec.rivers[1] = ["E"]
+    assert _events(reader, spec) == [("discard", 1, "E", False)]
+    spec.rivers[1] = []
+    spec.melds[3] = [MeldSpec(["E", "E", "E"], 1)]
+    assert _events(reader, spec) == [("meld", 3, "pung", False)]
+    # the pung becomes an added kong: no discard behind it
+    spec.melds[3] = [MeldSpec(["E", "E", "E", "E"], 1)]
+    assert _events(reader, spec) == [("meld", 3, "kong", False)]
+
+
+def test_a_discard_and_its_claim_seen_in_one_frame_come_in_that_order() -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[2] = ["9s", "7m"]
+    spec.melds[1] = [MeldSpec(["7m", "7m", "7m"], 2)]  # turned on the right: from seat 2
+    events = _events(reader, spec)
+    assert events[-1] == ("meld", 1, "pung", False)
+    assert [e for e in events if e[0] == "discard"] == [
+        ("discard", 2, "9s", False),
+        ("discard", 2, "7m", False),
+    ]
+
+
+def test_a_discard_misread_as_another_kind_is_not_doubled_by_its_claim() -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[0] = ["6s"]  # the camera read 6s; seat 1 chows what was really 5s
+    assert _events(reader, spec) == [("discard", 0, "6s", False)]
+    spec.rivers[0] = []
+    spec.melds[1] = [MeldSpec(["5s", "6s", "7s"], 0)]
+    assert _events(reader, spec) == [("meld", 1, "chow", False)]

@@ -117,3 +117,20 @@ def test_felt_check_tells_bare_felt_from_tiles_and_arms(faces) -> None:
     px, py = int(empty_x * CANVAS), int(empty_y * CANVAS)
     canvas[py - 40 : py + 40, px - 40 : px + 40] = (120, 160, 210)  # a skin-coloured arm
     assert not FeltCheck(canvas)(empty_x, empty_y)
+
+
+def test_a_stray_box_over_part_of_a_tile_neither_steals_its_track_nor_adds_a_tile() -> None:
+    """A box over the top half of a river tile (read as another kind) comes first in the
+    detector's list for a few frames: the tile keeps its track and no second tile appears."""
+    stabiliser = Stabiliser(confirm_frames=3, remove_frames=3)
+    river = _river(1, ["P", "9s"])
+    for _ in range(3):
+        stabiliser.update(river)
+    tile = river[1]
+    stray = TableDetection("2s", tile.x - 0.012, tile.y - 0.002, False, 0.45)
+    for frame in range(8):
+        new = _river(1, ["P", "9s", "E"]) if frame >= 2 else river
+        observed = stabiliser.update([stray, *new])
+        assert observed.seats[1].river[:2] == _tiles("P 9s")
+    assert observed.seats[1].river == _tiles("P 9s E")
+    assert len(stabiliser.tracks) == 3
