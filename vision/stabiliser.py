@@ -6,8 +6,9 @@ kinds delays it; one odd frame does not). A confirmed tile is removed only after
 ``remove_frames`` frames in which it is missing *and* its spot is seen to be empty: bare felt
 there (when the caller can tell, see ``empty_at``) or its confirmed neighbours seen. An arm over
 a river hides the tile and its neighbours together and shows no felt, so it deletes nothing;
-whatever the arm looks like for a frame or two invents nothing. A confirmed tile read as another
-kind for ``2 * confirm_frames`` frames in a row is corrected.
+whatever the arm looks like for a frame or two invents nothing. A detection too unsure to vote
+(below ``min_confidence``) still shows that a confirmed tile is there, unless bare felt shows. A
+confirmed tile read as another kind for ``2 * confirm_frames`` frames in a row is corrected.
 """
 
 from __future__ import annotations
@@ -73,11 +74,18 @@ CROWD_RADIUS = 0.6 * TILE_W  # neighbouring tiles' centres are at least a tile w
 
 class Stabiliser:
     def __init__(
-        self, confirm_frames: int = 3, remove_frames: int = 8, min_confidence: float = 0.35
+        self,
+        confirm_frames: int = 3,
+        remove_frames: int = 8,
+        min_confidence: float = 0.35,
+        keep_confidence: float = 0.1,
     ) -> None:
+        """Detections below ``min_confidence`` neither add tiles nor vote on a kind; one above
+        ``keep_confidence`` at a known tile still shows that the tile is there."""
         self.confirm_frames = confirm_frames
         self.remove_frames = remove_frames
         self.min_confidence = min_confidence
+        self.keep_confidence = keep_confidence
         self.tracks: list[_Track] = []
 
     def update(
@@ -86,13 +94,19 @@ class Stabiliser:
         empty_at: Callable[[float, float], bool] | None = None,
     ) -> TableObservation:
         """One frame's detections; ``empty_at(x, y)`` says whether bare felt shows there."""
-        dets = [d for d in detections if d.confidence >= self.min_confidence and d.tile != "back"]
+        dets = [d for d in detections if d.confidence >= self.keep_confidence and d.tile != "back"]
         matched = self._match(dets)
         seen = set(matched.values())
         for di, det in enumerate(dets):
             if di in matched:
-                self._observe(self.tracks[matched[di]], det)
-            elif not self._crowds_a_confirmed_tile(det):
+                track = self.tracks[matched[di]]
+                if det.confidence >= self.min_confidence:
+                    self._observe(track, det)
+                elif empty_at is not None and empty_at(track.x, track.y):
+                    seen.discard(matched[di])  # a faint box over bare felt shows nothing
+                else:  # still there, but this frame's reading is too unsure to vote
+                    track.missing = 0
+            elif det.confidence >= self.min_confidence and not self._crowds_a_confirmed_tile(det):
                 self.tracks.append(
                     _Track(
                         det.tile,

@@ -134,3 +134,18 @@ def test_a_stray_box_over_part_of_a_tile_neither_steals_its_track_nor_adds_a_til
         assert observed.seats[1].river[:2] == _tiles("P 9s")
     assert observed.seats[1].river == _tiles("P 9s E")
     assert len(stabiliser.tracks) == 3
+
+
+def test_a_tile_read_unsurely_stays_but_a_faint_box_on_bare_felt_keeps_nothing() -> None:
+    stabiliser = Stabiliser(confirm_frames=2, remove_frames=3)
+    river = _river(2, ["F", "N", "E"])
+    for _ in range(2):
+        stabiliser.update(river)
+    unsure = TableDetection("N", river[1].x, river[1].y, False, confidence=0.2)
+    for _ in range(10):  # N's box stays, its reading drops below the voting threshold
+        observed = stabiliser.update([river[0], unsure, river[2]], lambda x, y: False)
+    assert observed.seats[2].river == _tiles("F N E")
+    felt_at_n = lambda x, y: abs(x - river[1].x) < 1e-3 and abs(y - river[1].y) < 1e-3  # noqa: E731
+    for _ in range(3):  # N was taken; a faint box lingers where felt shows
+        observed = stabiliser.update([river[0], unsure, river[2]], felt_at_n)
+    assert observed.seats[2].river == _tiles("F E")
