@@ -52,6 +52,34 @@ def build_network(width: int = 16):  # type: ignore[no-untyped-def]
     return TileNet()
 
 
+def network_from_onnx(path: Path, width: int):  # type: ignore[no-untyped-def]
+    """TileNet with the weights of an exported classifier. Export folds each batch norm into
+    its convolution, so each norm here becomes the identity plus that bias: the same function
+    in eval mode; fine-tune it with ``frozen_norm`` (train mode would use batch statistics)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    graph = onnx.load(str(path)).graph
+    weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in graph.initializer}
+    net = build_network(width)
+    convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    nodes = [n for n in graph.node if n.op_type == "Conv"]
+    with torch.no_grad():
+        for conv, norm, node in zip(convs, norms, nodes, strict=True):
+            conv.weight.copy_(weights[node.input[1]])
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1 - norm.eps)
+            norm.weight.fill_(1)
+            norm.bias.copy_(weights[node.input[2]])
+        for index in (2, 4):
+            net.head[index].weight.copy_(weights[f"net.head.{index}.weight"])
+            net.head[index].bias.copy_(weights[f"net.head.{index}.bias"])
+    return net
+
+
 def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Real photos shrunk to table resolution, both ways up, with jittered framing."""
     from models.dataset import camerash_crops
@@ -119,12 +147,15 @@ def train_classifier(
     photo_copies: int = 24,
     crop_sets: tuple[str, ...] = ("train",),
     val_set: str = "val",
+    frozen_norm: bool = False,
 ) -> float:
     """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
 
     ``flower_boost`` repeats every flower crop that many times: flowers are 8 of 42 designs but
     the hardest to tell apart at crop size. ``rendered_limit`` keeps a random subset of the
-    rendered crops (the photo crops are always all used).
+    rendered crops (the photo crops are always all used). ``init`` may be a state dict (.pt)
+    or an exported classifier (.onnx, see :func:`network_from_onnx`); ``frozen_norm`` keeps
+    the batch norms' statistics fixed while training.
     """
     import torch
     from torch import nn
@@ -150,9 +181,7 @@ def train_classifier(
     val = np.load(out / "data" / val_set / "crops.npz")
     vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).float() / 255
     vy = torch.from_numpy(val["y"])
-    net = build_network(width)
-    if init is not None:
-        net.load_state_dict(torch.load(init))
+    net = _initial_network(init, width)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(x) + 255) // 256)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
@@ -160,7 +189,7 @@ def train_classifier(
     generator = torch.Generator().manual_seed(0)
     accuracy = 0.0
     for epoch in range(epochs):
-        net.train()
+        _train_mode(net, frozen_norm)
         order = torch.randperm(len(x), generator=generator)
         for start in range(0, len(x), 256):
             index = order[start : start + 256]
@@ -180,8 +209,28 @@ def train_classifier(
         )
         export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
         torch.save(net.state_dict(), out / "classifier-last.pt")
-        net.train()
     return accuracy
+
+
+def _initial_network(init: Path | None, width: int):  # type: ignore[no-untyped-def]
+    import torch
+
+    if init is not None and init.suffix == ".onnx":
+        return network_from_onnx(init, width)
+    net = build_network(width)
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+    return net
+
+
+def _train_mode(net, frozen_norm: bool) -> None:  # type: ignore[no-untyped-def]
+    from torch import nn
+
+    net.train()
+    if frozen_norm:
+        for module in net.modules():
+            if isinstance(module, nn.BatchNorm2d):
+                module.eval()
 
 
 def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ import numpy as np
 from models.camera import TABLE_PX, rectify, render_frame
 from models.cc0_art import cc0_faces
 from models.faces import class_names, load_faces
+from models.flower_art import flower_faces
 from vision.crops import CLASSES_OUT, crop_tile, output_index
 from vision.layout import RIVER_COLUMNS, RIVER_ROWS, WALL_STACKS, MeldSpec, TableSpec
 
@@ -59,9 +60,11 @@ def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
 
 
 def face_sets(shared: Path | None) -> dict[str, list[np.ndarray]]:
-    """Every face image per class: our own drawn set, plus (when ``shared`` has them) the real
-    training photos and the CC0 riichi art in two styles."""
+    """Every face image per class: our own drawn set and picture-style flowers, plus (when
+    ``shared`` has them) the real training photos and the CC0 riichi art in two styles."""
     faces = {name: [image] for name, image in load_faces().items()}
+    for name, images in flower_faces(np.random.default_rng(7)).items():
+        faces[name].extend(images)
     if shared is not None and (shared / "camerash-tiles").is_dir():
         for name, image in camerash_crops(shared / "camerash-tiles", "train"):
             faces[name].append(cv2.resize(image, (120, 160), interpolation=cv2.INTER_AREA))
