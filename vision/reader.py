@@ -16,7 +16,7 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
@@ -102,7 +102,7 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
-        self._last_discard: tuple[int, str] | None = None  # the latest discard, until claimed
+        self._recent: deque[list[object]] = deque(maxlen=4)  # [seat, tile, claimed], a round
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -134,21 +134,27 @@ class TableReader:
         return events
 
     def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
-        """A claim is always of the latest discard. When a meld's turned tile is not the last
-        discard reported (the tile was taken before the camera confirmed it in the river, or a
-        hand hid it), the discard is reported first, marked ``inferred``. A discard reported as
-        another kind is a misread, not a second discard: nothing is added for it."""
+        """A claim takes a discard of the last round. When a meld's turned tile matches no
+        unclaimed discard of its source seat in the last four reported (it was taken before the
+        camera confirmed it in the river, e.g. under the claimer's arm), the discard is reported
+        first, marked ``inferred``. A meld read late, after the claimer's own next discard, still
+        finds its discard; one whose source's unclaimed discard was read as another kind is a
+        misread, not a second discard, and adds nothing."""
         out: list[dict[str, object]] = []
         for event in events:
             seat = int(str(event.get("seat", -1)))
             if event["type"] == "discard":
-                self._last_discard = (seat, str(event["tile"]))
+                self._recent.append([seat, str(event["tile"]), False])
             elif event["type"] == "meld" and not self._is_added_kong(seat, event):
                 source = RelativeSeat[str(event["source"]).upper()]
-                discarder = (seat + int(source)) % 4
-                if self._last_discard is None or self._last_discard[0] != discarder:
-                    out.append(self._inferred(discarder, str(event["claimed"]), event))
-                self._last_discard = None
+                discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
+                open_ones = [d for d in self._recent if d[0] == discarder and not d[2]]
+                same = [d for d in open_ones if d[1] == tile]
+                if same or open_ones:
+                    (same or open_ones)[-1][2] = True
+                else:
+                    out.append(self._inferred(discarder, tile, event))
+                    self._recent.append([discarder, tile, True])
             out.append(event)
         return out
 

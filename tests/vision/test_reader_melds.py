@@ -127,3 +127,15 @@ def test_a_discard_misread_as_another_kind_is_not_doubled_by_its_claim() -> None
     spec.rivers[0] = []
     spec.melds[1] = [MeldSpec(["5s", "6s", "7s"], 0)]
     assert _events(reader, spec) == [("meld", 1, "chow", False)]
+
+
+def test_a_claim_read_after_the_claimers_next_discard_still_finds_its_discard() -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[2] = ["6m"]
+    assert _events(reader, spec) == [("discard", 2, "6m", False)]
+    spec.rivers[2] = []  # seat 3 pungs it and discards N before the camera settles the pung
+    spec.rivers[3] = ["N"]
+    assert _events(reader, spec) == [("discard", 3, "N", False)]
+    spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]
+    assert _events(reader, spec) == [("meld", 3, "pung", False)]
