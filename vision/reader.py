@@ -88,6 +88,13 @@ def meld_of(observed: MeldObservation) -> Meld | None:
 
 
 @dataclass
+class _Discard:
+    seat: int
+    tile: str
+    claimed: bool = False
+
+
+@dataclass
 class TableReader:
     """Feed frames with :meth:`process`; it returns the events each frame settles."""
 
@@ -102,7 +109,7 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
-        self._recent: deque[list[object]] = deque(maxlen=4)  # [seat, tile, claimed], a round
+        self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -144,17 +151,17 @@ class TableReader:
         for event in events:
             seat = int(str(event.get("seat", -1)))
             if event["type"] == "discard":
-                self._recent.append([seat, str(event["tile"]), False])
+                self._recent.append(_Discard(seat, str(event["tile"])))
             elif event["type"] == "meld" and not self._is_added_kong(seat, event):
                 source = RelativeSeat[str(event["source"]).upper()]
                 discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
-                open_ones = [d for d in self._recent if d[0] == discarder and not d[2]]
-                same = [d for d in open_ones if d[1] == tile]
+                open_ones = [d for d in self._recent if d.seat == discarder and not d.claimed]
+                same = [d for d in open_ones if d.tile == tile]
                 if same or open_ones:
-                    (same or open_ones)[-1][2] = True
+                    (same or open_ones)[-1].claimed = True
                 else:
                     out.append(self._inferred(discarder, tile, event))
-                    self._recent.append([discarder, tile, True])
+                    self._recent.append(_Discard(discarder, tile, claimed=True))
             out.append(event)
         return out
 
