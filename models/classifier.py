@@ -52,7 +52,7 @@ def build_network(width: int = 16):  # type: ignore[no-untyped-def]
     return TileNet()
 
 
-def network_from_onnx(path: Path, width: int):  # type: ignore[no-untyped-def]
+def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
     """TileNet with the weights of an exported classifier. Export folds each batch norm into
     its convolution, so each norm here becomes the identity plus that bias: the same function
     in eval mode; fine-tune it with ``frozen_norm`` (train mode would use batch statistics)."""
@@ -63,10 +63,10 @@ def network_from_onnx(path: Path, width: int):  # type: ignore[no-untyped-def]
 
     graph = onnx.load(str(path)).graph
     weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in graph.initializer}
-    net = build_network(width)
+    nodes = [n for n in graph.node if n.op_type == "Conv"]
+    net = build_network(width=int(weights[nodes[0].input[1]].shape[0]))  # the first conv's width
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
-    nodes = [n for n in graph.node if n.op_type == "Conv"]
     with torch.no_grad():
         for conv, norm, node in zip(convs, norms, nodes, strict=True):
             conv.weight.copy_(weights[node.input[1]])
@@ -216,7 +216,7 @@ def _initial_network(init: Path | None, width: int):  # type: ignore[no-untyped-
     import torch
 
     if init is not None and init.suffix == ".onnx":
-        return network_from_onnx(init, width)
+        return network_from_onnx(init)  # its width is the exported one
     net = build_network(width)
     if init is not None:
         net.load_state_dict(torch.load(init))
