@@ -18,6 +18,7 @@ from models.cc0_art import cc0_faces
 from models.faces import class_names, load_faces
 from models.flower_art import flower_faces
 from vision.crops import CLASSES_OUT, crop_tile, output_index
+from vision.detector import detector_view
 from vision.layout import RIVER_COLUMNS, RIVER_ROWS, WALL_STACKS, MeldSpec, TableSpec
 
 CAMERASH_LABELS = {  # classes.csv index -> engine notation
@@ -137,7 +138,7 @@ def write_detection_set(
                 xs.append(crop_tile(table, box))
                 ys.append(output_index(name, label.spot.orientation, box))
         stem = f"{seed}_{index:05d}"
-        small = cv2.resize(table, (DETECT_SIZE, DETECT_SIZE), interpolation=cv2.INTER_AREA)
+        small = detector_view(table, DETECT_SIZE)  # as the runtime detector shrinks it
         cv2.imwrite(str(out / "images" / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (out / "labels" / f"{stem}.txt").write_text("\n".join(det_lines) + "\n")
         (out / "labels43" / f"{stem}.txt").write_text("\n".join(full_lines) + "\n")

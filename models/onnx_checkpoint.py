@@ -81,6 +81,8 @@ def rebuild(
             if not isinstance(module, torch.nn.Conv2d):
                 continue
             weight = weights.get(f"{name}.weight")
+            if weight is None and name.endswith("dfl.conv"):
+                continue  # fixed (0..15), not trained; absent from a cut head (detector_head.py)
             if weight is None:
                 raise ValueError(f"no weight for {name} in {onnx_path}")
             module.weight.copy_(weight)

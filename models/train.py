@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import shutil
 from pathlib import Path
 
 from models.dataset import DETECT_SIZE, write_detection_set
+from models.detector_head import cut_head
 
 WEIGHTS = Path(__file__).with_name("weights")
 SHARED = Path("/work/shared/datasets")
@@ -97,7 +97,7 @@ def export_detector(best: Path) -> Path:
     )
     WEIGHTS.mkdir(exist_ok=True)
     target = WEIGHTS / "detector.onnx"
-    shutil.copyfile(exported, target)
+    cut_head(exported, target)  # the runtime decodes boxes itself (models/detector_head.py)
     write_checksum(target)
     return target
 

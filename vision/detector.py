@@ -47,6 +47,34 @@ class Detection:
         }
 
 
+def detector_view(canvas: np.ndarray, size: int = DETECT_SIZE) -> np.ndarray:
+    """The canvas shrunk to the detector's input, the same way for training and at run time.
+    Bilinear: at 1024 -> 640 it reads as well as area averaging and is about 7x faster."""
+    return cv2.resize(canvas, (size, size), interpolation=cv2.INTER_LINEAR)
+
+
+def anchor_grid(size: int, strides: tuple[int, ...] = (8, 16, 32)) -> tuple[np.ndarray, np.ndarray]:
+    """YOLO's anchor points (N x 2, in cells, row by row per level) and each one's stride."""
+    points, steps = [], []
+    for stride in strides:
+        cells = size // stride
+        ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
+        points.append(np.column_stack([xs.ravel(), ys.ravel()]))
+        steps.append(np.full(cells * cells, stride, np.float32))
+    return np.concatenate(points), np.concatenate(steps)
+
+
+def decode_boxes(logits: np.ndarray, anchors: np.ndarray, strides: np.ndarray) -> np.ndarray:
+    """x1y1x2y2 input pixels from YOLO's box logits (64 x N: four sides x 16 distance bins, a
+    softmax each, its expectation in cells) at ``anchors`` (N x 2 cells) of ``strides`` (N)."""
+    bins = logits.reshape(4, 16, -1)
+    weights = np.exp(bins - bins.max(axis=1, keepdims=True))
+    distance = (weights * np.arange(16, dtype=np.float32)[None, :, None]).sum(axis=1)
+    distance /= weights.sum(axis=1)  # 4 x N: left, top, right, bottom
+    lo, hi = anchors - distance[:2].T, anchors + distance[2:].T
+    return np.column_stack([lo, hi]) * strides[:, None]
+
+
 class BoxBackend(Protocol):
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (N x 4, x1y1x2y2 px of ``image``), scores (N), classes (N; 0 face, 1 back)."""
@@ -104,21 +132,28 @@ class OnnxBoxes:
         size = model_input.shape[-1]
         self.size = size if isinstance(size, int) else DETECT_SIZE  # the size it was exported at
         self.threshold = threshold
+        self.anchors, self.strides = anchor_grid(self.size)
 
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         h, w = image.shape[:2]
-        small = cv2.resize(image, (self.size, self.size), interpolation=cv2.INTER_AREA)
-        blob = small[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        blob = cv2.dnn.blobFromImage(detector_view(image, self.size), 1 / 255, swapRB=True)
         try:
-            out = self.session.run(None, {self.input: blob})[0][0].T  # N x (4 + classes)
+            outputs = self.session.run(None, {self.input: blob})
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise DetectorError(f"detector failed on a {w}x{h} image: {exc}") from exc
-        scores = out[:, 4:].max(axis=1)
-        keep = scores >= self.threshold
-        out, scores = out[keep], scores[keep]
-        classes = out[:, 4:].argmax(axis=1)
-        cx, cy, bw, bh = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
-        boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+        if len(outputs) == 2:  # the cut head (models/detector_head.py): decode likely boxes only
+            logits, class_scores = outputs[0][0], outputs[1][0]
+            scores = class_scores.max(axis=0)
+            keep = np.flatnonzero(scores >= self.threshold)
+            scores, classes = scores[keep], class_scores[:, keep].argmax(axis=0)
+            boxes = decode_boxes(logits[:, keep], self.anchors[keep], self.strides[keep])
+        else:  # a plain ultralytics export: N x (4 + classes), boxes as centre and size
+            out = outputs[0][0].T
+            scores = out[:, 4:].max(axis=1)
+            out, scores = out[scores >= self.threshold], scores[scores >= self.threshold]
+            classes = out[:, 4:].argmax(axis=1)
+            cx, cy, bw, bh = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
+            boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
         boxes *= np.array([w, h, w, h]) / self.size
         keep_idx = nms(boxes, scores, 0.5)
         return boxes[keep_idx], scores[keep_idx], classes[keep_idx]
@@ -145,7 +180,10 @@ class UltralyticsBoxes:
 
 
 class OnnxClassifier:
-    def __init__(self, path: Path = WEIGHTS / "classifier.onnx") -> None:
+    """The crop classifier through ONNX Runtime. The default is the int8 copy of
+    ``classifier.onnx`` (models/quantize.py): about 1.8x faster, reads the same."""
+
+    def __init__(self, path: Path = WEIGHTS / "classifier-int8.onnx") -> None:
         self.session = _session(path)
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
@@ -174,7 +212,7 @@ class Detector:
             raise DetectorError("not a colour image")
         if calibration is not None:
             homography = calibration.homography(CANVAS)
-            canvas = cv2.warpPerspective(image, homography, (CANVAS, CANVAS))
+            canvas = calibration.rectify(image, CANVAS)
             found = self._read_canvas(canvas, table=True)
             inverse = np.linalg.inv(homography)
             return [_map_box(d, inverse) for d in found]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 import cv2
@@ -102,6 +102,7 @@ class TableReader:
     calibration: Calibration
     stabiliser: Stabiliser
     settle_frames: int = 2
+    hold_frames: int = 12
 
     def __post_init__(self) -> None:
         self.frame = 0
@@ -110,6 +111,7 @@ class TableReader:
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
+        self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -127,18 +129,36 @@ class TableReader:
     ) -> list[dict[str, object]]:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
-        observation = self.stabiliser.update(detections, empty_at)
+        observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
         if observation == self._candidate:
             self._candidate_age += 1
         else:
             self._candidate, self._candidate_age = observation, 1
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
-        events = sorted(diff(self.published, observation, self.frame), key=_event_rank)
+        events = in_play_order(diff(self.published, observation, self.frame))
         self._forget_cleared_melds(observation)
         events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
         self.published = observation
         return events
+
+    def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
+        """A seat whose meld reads as no legal meld is in the middle of a claim (a tile of it
+        still misread): its new discards wait until the meld reads, at most ``hold_frames``, so
+        that the claim is published before the discard its claimer made next."""
+        if self.published is None:
+            return observation
+        seats = list(observation.seats)
+        for seat, now in enumerate(seats):
+            before = self.published.seats[seat].river
+            grew = len(now.river) > len(before) and now.river[: len(before)] == before
+            unsure = any(meld_of(meld) is None for meld in now.melds)
+            if not (grew and unsure):
+                self._held_for[seat] = 0
+            elif self._held_for[seat] < self.hold_frames:  # past it: released until published
+                self._held_for[seat] += 1
+                seats[seat] = replace(now, river=before)
+        return TableObservation(tuple(seats))
 
     def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
         """A claim takes a discard of the last round. When a meld's turned tile matches no
@@ -215,9 +235,19 @@ class TableReader:
         return True
 
 
-def _event_rank(event: dict[str, object]) -> int:
-    """Within one frame: river changes, then melds (a claim follows its discard), then hands."""
-    return {"meld": 1, "hand_revealed": 2}.get(str(event["type"]), 0)
+def in_play_order(events: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The events one settled frame brings, in the order they were played. Positions give each
+    seat's own order; across seats: river changes, then melds (a claim follows the discard it
+    takes), then the discards of seats that just melded (a claimer discards after claiming; a
+    meld is often confirmed late, in the frame that also confirms that discard), then hands."""
+    melders = {e["seat"] for e in events if e["type"] == "meld"}
+
+    def rank(event: dict[str, object]) -> int:
+        if event["type"] == "discard" and event["seat"] in melders:
+            return 2
+        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0)
+
+    return sorted(events, key=rank)
 
 
 def diff(

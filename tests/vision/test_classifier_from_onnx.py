@@ -15,7 +15,7 @@ def test_network_from_onnx_reads_crops_like_the_export() -> None:
 
     net = network_from_onnx(WEIGHTS / "classifier.onnx").eval()
     crops = np.random.default_rng(0).integers(0, 256, (6, 48, 36, 3)).astype(np.uint8)
-    exported = OnnxClassifier().classify(crops)
+    exported = OnnxClassifier(WEIGHTS / "classifier.onnx").classify(crops)
     batch = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         rebuilt = torch.softmax(net(batch), dim=1).numpy()

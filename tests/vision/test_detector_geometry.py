@@ -10,7 +10,7 @@ import numpy as np
 from models.camera import render_frame
 from models.metrics import iou
 from vision.calibration import Calibration
-from vision.detector import CANVAS, Detector, drop_straddlers
+from vision.detector import CANVAS, Detector, anchor_grid, decode_boxes, drop_straddlers
 from vision.layout import TableSpec
 
 
@@ -72,3 +72,21 @@ def test_touching_tilted_tiles_and_wall_backs_are_kept() -> None:
     wall = np.array([[0.0, 0.0, 40.0, 53.0], [20.0, 0.0, 60.0, 53.0], [40.0, 0.0, 80.0, 53.0]])
     assert drop_straddlers(wall, np.zeros(3, bool)).tolist() == [0, 1, 2]
     assert drop_straddlers(wall, np.ones(3, bool)).tolist() == [0, 2]
+
+
+def test_box_logits_decode_to_distances_from_their_anchor() -> None:
+    anchors, strides = anchor_grid(640)
+    assert len(anchors) == 80 * 80 + 40 * 40 + 20 * 20
+    assert tuple(anchors[81]) == (1.5, 1.5) and strides[81] == 8  # row by row, cell centres
+    assert tuple(anchors[6400]) == (0.5, 0.5) and strides[6400] == 16
+    picks = np.array([81, 6400 + 41])
+    logits = np.full((64, 2), -30.0, np.float32)
+    sides = [(2, 3, 4, 5), (1, 1, 1, 1)]  # left, top, right, bottom, in cells
+    for column, distances in enumerate(sides):
+        for side, cells in enumerate(distances):
+            logits[side * 16 + cells, column] = 30.0  # all weight on one distance bin
+    boxes = decode_boxes(logits, anchors[picks], strides[picks])
+    np.testing.assert_allclose(boxes[0], [(1.5 - 2) * 8, (1.5 - 3) * 8, 5.5 * 8, 6.5 * 8])
+    np.testing.assert_allclose(boxes[1], [0.5 * 16, 0.5 * 16, 2.5 * 16, 2.5 * 16])
+    logits[:16, 0] = 0.0  # an even spread over the 16 bins: the left distance is their mean
+    assert decode_boxes(logits, anchors[picks], strides[picks])[0, 0] == np.float32((1.5 - 7.5) * 8)

@@ -139,3 +139,37 @@ def test_a_claim_read_after_the_claimers_next_discard_still_finds_its_discard() 
     assert _events(reader, spec) == [("discard", 3, "N", False)]
     spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]
     assert _events(reader, spec) == [("meld", 3, "pung", False)]
+
+
+def test_a_claim_confirmed_with_the_claimers_next_discard_comes_before_it() -> None:
+    """A meld is often confirmed late (an arm over it, a tile read two ways), in the same frame
+    as the discard its claimer made next; the claim must still come first."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[2] = ["6m"]
+    spec.rivers[1] = ["E"]
+    assert _events(reader, spec) == [("discard", 1, "E", False), ("discard", 2, "6m", False)]
+    spec.rivers[2] = []  # seat 3 pungs 6m, discards N; both are confirmed in one frame
+    spec.rivers[3] = ["N"]
+    spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]
+    assert _events(reader, spec) == [("meld", 3, "pung", False), ("discard", 3, "N", False)]
+
+
+def test_a_claimers_discard_waits_while_the_claim_still_reads_as_no_meld() -> None:
+    """A pung read as 8m-6m-6m for a few frames (one tile misread until the stabiliser corrects
+    it) must not let the claimer's next discard through first; a meld that never reads holds a
+    discard back only ``hold_frames``."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1), hold_frames=6)
+    spec = TableSpec()
+    spec.rivers[2] = ["6m"]
+    assert _events(reader, spec) == [("discard", 2, "6m", False)]
+    spec.rivers[2] = []
+    spec.rivers[3] = ["N"]
+    spec.melds[3] = [MeldSpec(["8m", "6m", "6m"], 0)]  # the misread claim, and N discarded
+    assert _events(reader, spec) == []
+    spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]  # read right now
+    assert _events(reader, spec) == [("meld", 3, "pung", False), ("discard", 3, "N", False)]
+    spec.rivers[3] = ["N", "1p"]
+    spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0), MeldSpec(["2s", "9s", "4s"], 1)]
+    assert _events(reader, spec, frames=6) == []  # held back ...
+    assert _events(reader, spec, frames=4) == [("discard", 3, "1p", False)]  # ... not for ever
