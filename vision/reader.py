@@ -29,7 +29,13 @@ from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
 from vision.detector import CANVAS, Detection, Detector
 from vision.layout import TILE_H, TILE_W
-from vision.stabiliser import MeldObservation, Stabiliser, TableDetection, TableObservation
+from vision.stabiliser import (
+    MeldObservation,
+    SeatObservation,
+    Stabiliser,
+    TableDetection,
+    TableObservation,
+)
 from vision.zones import seat_of
 
 
@@ -235,6 +241,13 @@ class TableReader:
         return True
 
 
+def _a_whole_hand(seat: SeatObservation) -> bool:
+    """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
+    each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
+    hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
+    return bool(seat.revealed) and len(seat.revealed) + 3 * len(seat.melds) >= 13
+
+
 def in_play_order(events: list[dict[str, object]]) -> list[dict[str, object]]:
     """The events one settled frame brings, in the order they were played. Positions give each
     seat's own order; across seats: river changes, then melds (a claim follows the discard it
@@ -301,7 +314,7 @@ def diff(
             }
             event["kind"] = meld.kind.value if meld else "unreadable"
             events.append(event)
-        if now.revealed and now.revealed != old_revealed:
+        if now.revealed != old_revealed and _a_whole_hand(now):
             events.append(
                 {
                     "type": "hand_revealed",

@@ -173,3 +173,26 @@ def test_a_claimers_discard_waits_while_the_claim_still_reads_as_no_meld() -> No
     spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0), MeldSpec(["2s", "9s", "4s"], 1)]
     assert _events(reader, spec, frames=6) == []  # held back ...
     assert _events(reader, spec, frames=4) == [("discard", 3, "1p", False)]  # ... not for ever
+
+
+def test_only_a_whole_hand_laid_face_up_is_a_reveal() -> None:
+    """Melds whose turned tile is not read for a moment look like face-up tiles in the hand row;
+    that must not publish a revealed hand (the engine bridge makes it a Win)."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.melds[3] = [MeldSpec(["2s", "2s", "2s"], 1), MeldSpec(["S", "S", "S"], 2)]
+    _events(reader, spec)
+    spec.melds[3] = [MeldSpec(["S", "S", "S"], 2)]
+    spec.revealed[3] = ["2s", "2s", "2s"]  # the pung, its turned tile read upright
+    assert _reveals(reader, spec) == []
+    spec.melds[3] = [MeldSpec(["2s", "2s", "2s"], 1), MeldSpec(["S", "S", "S"], 2)]
+    spec.revealed[3] = ["1m", "2m", "3m", "5p", "5p", "5p", "7s", "8s"]  # 2 melds + 8: a win
+    assert _reveals(reader, spec) == [["1m", "2m", "3m", "5p", "5p", "5p", "7s", "8s"]]
+
+
+def _reveals(reader: TableReader, spec: TableSpec) -> list[object]:
+    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    events: list[dict[str, object]] = []
+    for _ in range(4):
+        events += reader.process_table(spots, empty_at=lambda x, y: True)
+    return [e["tiles"] for e in events if e["type"] == "hand_revealed"]
