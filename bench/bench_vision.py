@@ -6,8 +6,8 @@ Renders one busy table (four rivers, walls, melds) filmed still (each frame with
 noise and JPEG), then times ``TableReader.process`` (rectify with the calibration, detect boxes,
 classify crops, stabilise) twice: with every crop classified in every frame (the worst case, as
 when everything on the table changes at once) and as a video, where tiles that have not changed
-keep their last reading (vision/crop_memory.py). Then one frame through the PyPI
-``mahjong-detector`` when installed.
+keep their last reading (vision/crop_memory.py). Each frame also goes through the PyPI
+``mahjong-detector`` (when installed) right after ours, so both are timed under the same load.
 """
 
 from __future__ import annotations
@@ -47,16 +47,23 @@ def main() -> None:
     ]
     calibration = Calibration(tuple((float(x), float(y)) for x, y in corners))
     tiles = sum(1 for label in video[0].labels if label.spot.name != "back")
+    other = baseline()
+    if other is not None:
+        other(video[0].image)  # warm-up
     for name, fresh in (("every tile read each frame", True), ("still table, video", False)):
         reader = TableReader(Detector(), calibration, Stabiliser())
         reader.process(video[0].image)  # warm-up: session start, allocations
-        times = []
+        times, theirs = [], []
         for shot in video:
             if fresh:
                 reader.memory = CropMemory()  # nothing remembered: the worst case
             start = time.perf_counter()
             reader.process(shot.image)
             times.append(time.perf_counter() - start)
+            if other is not None:  # interleaved: both see the same machine load
+                start = time.perf_counter()
+                other(shot.image)
+                theirs.append(time.perf_counter() - start)
         median = statistics.median(times)
         memory = reader.memory
         print(
@@ -65,19 +72,16 @@ def main() -> None:
             f"{sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms"
             + ("" if fresh else f"; {memory.reused} crops reused, {memory.read} read")
         )
-    other = baseline()
+        if theirs:
+            their_median = statistics.median(theirs)
+            ratios = statistics.median(o / t for o, t in zip(times, theirs, strict=True))
+            print(
+                f"  mahjong-detector 0.0.6 on the same frames, interleaved: median "
+                f"{their_median * 1000:.1f} ms = {1 / their_median:.1f} fps; ours/theirs per "
+                f"frame, median {ratios:.2f}"
+            )
     if other is None:
         print("mahjong-detector: not installed")
-        return
-    frame = video[0]
-    other(frame.image)
-    their = []
-    for _ in range(max(args.frames // 3, 3)):
-        start = time.perf_counter()
-        other(frame.image)
-        their.append(time.perf_counter() - start)
-    median = statistics.median(their)
-    print(f"mahjong-detector 0.0.6: median {median * 1000:.1f} ms per frame = {1 / median:.1f} fps")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ from vision.crops import CLASSES_OUT
 def thumbnails(crops: np.ndarray) -> np.ndarray:
     """N x 108 grey 12x9 thumbnails of 48x36 BGR crops, each centred and scaled by its spread."""
     n, h, w = crops.shape[:3]
-    grey = crops.astype(np.float32).mean(axis=3)
-    small = grey.reshape(n, 12, h // 12, 9, w // 9).mean(axis=(2, 4)).reshape(n, -1)
+    cells = crops.reshape(n, 12, h // 12, 9, (w // 9) * 3)  # a cell's rows x (columns x BGR)
+    total = cells.astype(np.uint16).sum(axis=(2, 4))  # at most 4 x 12 x 255: fits in 16 bits
+    small = total.reshape(n, -1).astype(np.float32) / (3 * (h // 12) * (w // 9))
     centred = small - small.mean(axis=1, keepdims=True)
     return np.asarray(centred / (centred.std(axis=1, keepdims=True) + 4.0), np.float32)
 
