@@ -235,6 +235,10 @@ class Detector:
         self, canvas: np.ndarray, table: bool = False, memory: CropMemory | None = None
     ) -> list[Detection]:
         boxes, scores, classes = self.boxes.locate(canvas)
+        h, w = canvas.shape[:2]
+        inside = np.clip(boxes, 0, [w, h, w, h])  # a box must show >= 2 px of the canvas
+        sized = np.flatnonzero((inside[:, 2:] - inside[:, :2] >= 2).all(axis=1))
+        boxes, scores, classes = boxes[sized], scores[sized], classes[sized]
         if len(boxes) == 0:
             return []
         keep = drop_straddlers(boxes, classes == 0)

@@ -90,3 +90,14 @@ def test_box_logits_decode_to_distances_from_their_anchor() -> None:
     np.testing.assert_allclose(boxes[1], [0.5 * 16, 0.5 * 16, 2.5 * 16, 2.5 * 16])
     logits[:16, 0] = 0.0  # an even spread over the 16 bins: the left distance is their mean
     assert decode_boxes(logits, anchors[picks], strides[picks])[0, 0] == np.float32((1.5 - 7.5) * 8)
+
+
+def test_degenerate_and_outside_boxes_are_dropped_not_crashed_on(faces) -> None:
+    """A backend may return a zero-width box or one off the canvas; the crop would be empty."""
+    boxes = np.array(
+        [[100, 100, 133, 146], [200, 200, 200, 240], [-50, -50, -10, -5], [1030, 1040, 1070, 1090]],
+        np.float32,
+    )
+    canvas = np.full((CANVAS, CANVAS, 3), 90, np.uint8)
+    found = Detector(boxes=TruthBoxes(boxes)).detect_table(canvas)
+    assert [tuple(round(v) for v in d.box) for d in found] == [(100, 100, 133, 146)]
