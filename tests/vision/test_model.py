@@ -78,3 +78,15 @@ def test_int8_classifier_reads_like_the_float_one(faces) -> None:
     print(agree, np.abs(exact - quick).max())
     assert agree >= 0.95, f"int8 and float agree on {agree:.3f} of crops"
     assert np.abs(exact - quick).max() < 0.5
+
+
+def test_committed_detector_ends_at_raw_logits_and_scores() -> None:
+    """models/detector_head.py cut the export's decoding off; the runtime decodes (see
+    test_detector_geometry) and OnnxBoxes still reads plain exports with one output."""
+    from vision.detector import OnnxBoxes
+
+    outputs = OnnxBoxes().session.get_outputs()
+    assert [(o.name, o.shape) for o in outputs] == [
+        ("box_logits", [1, 64, 8400]),
+        ("scores", [1, 2, 8400]),
+    ]
