@@ -165,6 +165,10 @@ def main() -> None:
         )
     if args.stage in ("all", "detector", "export"):
         export_detector(args.out / args.run_name / "weights" / "best.pt")
+    if args.stage != "data":  # the runtime's int8 classifier, from the new float one and boxes
+        from models.quantize import quantize_classifier
+
+        write_checksum(quantize_classifier())
 
 
 if __name__ == "__main__":
