@@ -145,21 +145,25 @@ class TableReader:
         events = in_play_order(diff(self.published, observation, self.frame))
         self._forget_cleared_melds(observation)
         events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
+        earlier = self.published.seats if self.published else observation.seats
+        for seat, (old, new) in enumerate(zip(earlier, observation.seats, strict=True)):
+            if old.river != new.river:
+                self._held_for[seat] = 0  # a new hold may start for the next discard
         self.published = observation
         return events
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
-        """A seat whose meld reads as no legal meld is in the middle of a claim (a tile of it
-        still misread): its new discards wait until the meld reads, at most ``hold_frames``, so
-        that the claim is published before the discard its claimer made next."""
+        """A seat whose melds are mid-change is in the middle of a claim: its new discards wait
+        until the melds read again, at most ``hold_frames``, so that the claim is published
+        before the discard its claimer made next (see :func:`_melds_in_flux`)."""
         if self.published is None:
             return observation
         seats = list(observation.seats)
         for seat, now in enumerate(seats):
-            before = self.published.seats[seat].river
+            published = self.published.seats[seat]
+            before = published.river
             grew = len(now.river) > len(before) and now.river[: len(before)] == before
-            unsure = any(meld_of(meld) is None for meld in now.melds)
-            if not (grew and unsure):
+            if not (grew and _melds_in_flux(now, published)):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -211,10 +215,10 @@ class TableReader:
 
     def _forget_cleared_melds(self, now: TableObservation) -> None:
         """Reported melds are forgotten only when the table is cleared for the next hand (no
-        river and no meld anywhere). A meld that vanishes while it is re-laid (a pung turned
+        river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a pung turned
         into an added kong, a hand passing over it) is still the same claim when it returns."""
-        if any(seat.river or seat.melds for seat in now.seats):
-            return
+        if any(seat.river or seat.melds or seat.revealed for seat in now.seats):
+            return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
         for reported in self._melds_reported:
             reported.clear()
 
@@ -239,6 +243,17 @@ class TableReader:
             return False
         reported.append(tiles)
         return True
+
+
+def _melds_in_flux(now: SeatObservation, published: SeatObservation) -> bool:
+    """The seat's hand row is mid-change: a group reads as no legal meld (a tile of it still
+    misread), a published meld is gone (lifted to add a kong, or pushed together with another
+    so neither shows its turned tile), or face-up tiles lie there that make no whole hand."""
+    return (
+        any(meld_of(meld) is None for meld in now.melds)
+        or any(meld not in now.melds for meld in published.melds)
+        or (bool(now.revealed) and not _a_whole_hand(now))
+    )
 
 
 def _a_whole_hand(seat: SeatObservation) -> bool:
