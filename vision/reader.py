@@ -215,8 +215,9 @@ class TableReader:
 
     def _forget_cleared_melds(self, now: TableObservation) -> None:
         """Reported melds are forgotten only when the table is cleared for the next hand (no
-        river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a pung turned
-        into an added kong, a hand passing over it) is still the same claim when it returns."""
+        river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a
+        pung turned into an added kong, a hand passing over it) is still the same claim when it
+        returns."""
         if any(seat.river or seat.melds or seat.revealed for seat in now.seats):
             return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
         for reported in self._melds_reported:
