@@ -142,7 +142,8 @@ class TableReader:
             self._candidate, self._candidate_age = observation, 1
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
-        events = in_play_order(diff(self.published, observation, self.frame))
+        last = self._recent[-1].seat if self._recent else None
+        events = in_play_order(diff(self.published, observation, self.frame), last)
         self._forget_cleared_melds(observation)
         events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
         earlier = self.published.seats if self.published else observation.seats
@@ -248,11 +249,12 @@ class TableReader:
 
 def _melds_in_flux(now: SeatObservation, published: SeatObservation) -> bool:
     """The seat's hand row is mid-change: a group reads as no legal meld (a tile of it still
-    misread), a published meld is gone (lifted to add a kong, or pushed together with another
-    so neither shows its turned tile), or face-up tiles lie there that make no whole hand."""
+    misread), a published legal meld is gone (lifted to add a kong, or pushed together with
+    another so neither shows its turned tile), or face-up tiles lie there that make no whole
+    hand. An unreadable group replaced by a legal meld is the change ending, not flux."""
     return (
         any(meld_of(meld) is None for meld in now.melds)
-        or any(meld not in now.melds for meld in published.melds)
+        or any(meld not in now.melds and meld_of(meld) for meld in published.melds)
         or (bool(now.revealed) and not _a_whole_hand(now))
     )
 
@@ -264,19 +266,25 @@ def _a_whole_hand(seat: SeatObservation) -> bool:
     return bool(seat.revealed) and len(seat.revealed) + 3 * len(seat.melds) >= 13
 
 
-def in_play_order(events: list[dict[str, object]]) -> list[dict[str, object]]:
+def in_play_order(
+    events: list[dict[str, object]], last_discarder: int | None = None
+) -> list[dict[str, object]]:
     """The events one settled frame brings, in the order they were played. Positions give each
     seat's own order; across seats: river changes, then melds (a claim follows the discard it
     takes), then the discards of seats that just melded (a claimer discards after claiming; a
-    meld is often confirmed late, in the frame that also confirms that discard), then hands."""
+    meld is often confirmed late, in the frame that also confirms that discard), then hands.
+    Discards of several seats go in turn order from the seat after ``last_discarder`` (the
+    seat of the last discard published before them)."""
     melders = {e["seat"] for e in events if e["type"] == "meld"}
+    first = 0 if last_discarder is None else last_discarder + 1
 
-    def rank(event: dict[str, object]) -> int:
+    def key(event: dict[str, object]) -> tuple[int, int]:
+        turn = (int(str(event.get("seat", 0))) - first) % 4
         if event["type"] == "discard" and event["seat"] in melders:
-            return 2
-        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0)
+            return 2, turn
+        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn
 
-    return sorted(events, key=rank)
+    return sorted(events, key=key)
 
 
 def diff(

@@ -215,3 +215,19 @@ def test_a_claimers_discard_waits_while_its_melds_are_relaid_for_a_kong() -> Non
     spec.revealed[3] = []
     spec.melds[3] = [MeldSpec(["7s", "8s", "9s"], 0), MeldSpec(["C", "C", "C", "C"], 3)]
     assert _events(reader, spec) == [("meld", 3, "kong", False), ("discard", 3, "N", False)]
+
+
+def test_discards_settled_together_go_in_turn_order_after_the_last_one() -> None:
+    from vision.reader import in_play_order
+
+    batch: list[dict[str, object]] = [
+        {"type": "discard", "seat": 0, "tile": "7s"},
+        {"type": "discard", "seat": 3, "tile": "N"},
+        {"type": "meld", "seat": 3, "kind": "pung"},
+    ]
+    after_seat_2 = [(e["type"], e["seat"]) for e in in_play_order(batch, last_discarder=2)]
+    assert after_seat_2 == [("discard", 0), ("meld", 3), ("discard", 3)]  # 0 not a melder
+    plain = [e for e in batch if e["type"] == "discard"]
+    assert [e["seat"] for e in in_play_order(plain, last_discarder=2)] == [3, 0]
+    assert [e["seat"] for e in in_play_order(plain, last_discarder=3)] == [0, 3]
+    assert [e["seat"] for e in in_play_order(plain)] == [0, 3]
