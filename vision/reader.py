@@ -249,13 +249,12 @@ class TableReader:
 
 def _melds_in_flux(now: SeatObservation, published: SeatObservation) -> bool:
     """The seat's hand row is mid-change: a group reads as no legal meld (a tile of it still
-    misread), a published legal meld is gone (lifted to add a kong, or pushed together with
-    another so neither shows its turned tile), or face-up tiles lie there that make no whole
-    hand. An unreadable group replaced by a legal meld is the change ending, not flux."""
-    return (
-        any(meld_of(meld) is None for meld in now.melds)
-        or any(meld not in now.melds and meld_of(meld) for meld in published.melds)
-        or (bool(now.revealed) and not _a_whole_hand(now))
+    misread), or a published legal meld is gone (lifted to add a kong, or pushed together with
+    another so neither shows its turned tile). An unreadable group replaced by a legal meld is
+    the change ending, not flux. (Face-up tiles that make no whole hand are not counted: in a
+    rendered hand they held a seat's discard back for the full 12 frames, past two others.)"""
+    return any(meld_of(meld) is None for meld in now.melds) or any(
+        meld not in now.melds and meld_of(meld) for meld in published.melds
     )
 
 
