@@ -161,10 +161,9 @@ class TableReader:
             return observation
         seats = list(observation.seats)
         for seat, now in enumerate(seats):
-            published = self.published.seats[seat]
-            before = published.river
+            before = self.published.seats[seat].river
             grew = len(now.river) > len(before) and now.river[: len(before)] == before
-            if not (grew and _melds_in_flux(now, published)):
+            if not (grew and _melds_in_flux(now, self._melds_reported[seat])):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -247,15 +246,16 @@ class TableReader:
         return True
 
 
-def _melds_in_flux(now: SeatObservation, published: SeatObservation) -> bool:
+def _melds_in_flux(now: SeatObservation, reported: list[Counter[str]]) -> bool:
     """The seat's hand row is mid-change: a group reads as no legal meld (a tile of it still
-    misread), or a published legal meld is gone (lifted to add a kong, or pushed together with
-    another so neither shows its turned tile). An unreadable group replaced by a legal meld is
-    the change ending, not flux. (Face-up tiles that make no whole hand are not counted: in a
-    rendered hand they held a seat's discard back for the full 12 frames, past two others.)"""
-    return any(meld_of(meld) is None for meld in now.melds) or any(
-        meld not in now.melds and meld_of(meld) for meld in published.melds
-    )
+    misread), or a meld reported for it shows in none of its groups (lifted to add a kong, or
+    pushed against another so no turned tile shows; a reported pung inside a kong is shown).
+    Face-up tiles that make no whole hand are not counted: in a rendered hand they held a
+    seat's discard back for the full 12 frames, past two other seats' discards."""
+    if any(meld_of(meld) is None for meld in now.melds):
+        return True
+    shown = [Counter(str(t) for t in meld.tiles) for meld in now.melds]
+    return any(all(earlier - group for group in shown) for earlier in reported)
 
 
 def _a_whole_hand(seat: SeatObservation) -> bool:
