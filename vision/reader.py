@@ -163,7 +163,7 @@ class TableReader:
         for seat, now in enumerate(seats):
             before = self.published.seats[seat].river
             grew = len(now.river) > len(before) and now.river[: len(before)] == before
-            if not (grew and _melds_in_flux(now, self._melds_reported[seat])):
+            if not (grew and _melds_in_flux(now)):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -246,16 +246,12 @@ class TableReader:
         return True
 
 
-def _melds_in_flux(now: SeatObservation, reported: list[Counter[str]]) -> bool:
-    """The seat's hand row is mid-change: a group reads as no legal meld (a tile of it still
-    misread), or a meld reported for it shows in none of its groups (lifted to add a kong, or
-    pushed against another so no turned tile shows; a reported pung inside a kong is shown).
-    Face-up tiles that make no whole hand are not counted: in a rendered hand they held a
-    seat's discard back for the full 12 frames, past two other seats' discards."""
-    if any(meld_of(meld) is None for meld in now.melds):
-        return True
-    shown = [Counter(str(t) for t in meld.tiles) for meld in now.melds]
-    return any(all(earlier - group for group in shown) for earlier in reported)
+def _melds_in_flux(now: SeatObservation) -> bool:
+    """The seat's hand row is mid-claim: a group reads as no legal meld (a tile of it still
+    misread). Wider rules were tried and dropped: holding also while a reported meld shows in
+    no group, or while face-up tiles make no whole hand, held discards for the full 12 frames
+    in rendered hands (a meld re-read after it was reported), past two other seats' discards."""
+    return any(meld_of(meld) is None for meld in now.melds)
 
 
 def _a_whole_hand(seat: SeatObservation) -> bool:

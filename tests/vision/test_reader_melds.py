@@ -198,25 +198,6 @@ def _reveals(reader: TableReader, spec: TableSpec) -> list[object]:
     return [e["tiles"] for e in events if e["type"] == "hand_revealed"]
 
 
-def test_a_claimers_discard_waits_while_its_melds_are_relaid_for_a_kong() -> None:
-    """Adding a kong, the seat's melds are pushed about: for some frames no turned tile shows
-    and the hand row reads as face-up tiles. A discard made meanwhile comes after the kong."""
-    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
-    spec = TableSpec()
-    spec.melds[3] = [MeldSpec(["7s", "8s", "9s"], 0), MeldSpec(["C", "C", "C"], 2)]
-    assert sorted(e for e in _events(reader, spec) if e[1] == 3) == [
-        ("meld", 3, "chow", False),
-        ("meld", 3, "pung", False),
-    ]
-    spec.melds[3] = []
-    spec.revealed[3] = ["7s", "8s", "9s", "C", "C", "C", "C"]  # mid re-lay, nothing turned
-    spec.rivers[3] = ["N"]
-    assert _events(reader, spec) == []
-    spec.revealed[3] = []
-    spec.melds[3] = [MeldSpec(["7s", "8s", "9s"], 0), MeldSpec(["C", "C", "C", "C"], 3)]
-    assert _events(reader, spec) == [("meld", 3, "kong", False), ("discard", 3, "N", False)]
-
-
 def test_discards_settled_together_go_in_turn_order_after_the_last_one() -> None:
     from vision.reader import in_play_order
 
