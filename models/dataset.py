@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.camera import TABLE_PX, rectify, render_frame
+from models.camera import TABLE_PX, Frame, rectify, render_frame
 from models.cc0_art import cc0_faces
 from models.faces import class_names, load_faces
 from models.flower_art import flower_faces
@@ -98,6 +98,18 @@ def random_spec(rng: np.random.Generator) -> TableSpec:
     return spec
 
 
+def rectified_scene(
+    faces: dict[str, list[np.ndarray]], rng: np.random.Generator
+) -> tuple[Frame, np.ndarray, np.ndarray]:
+    """A random table filmed, then rectified from corners clicked a little off (as by hand):
+    the frame, the TABLE_PX canvas and the frame-to-canvas homography."""
+    frame = render_frame(random_spec(rng), faces, rng)
+    side = float(np.linalg.norm(frame.table_corners[1] - frame.table_corners[0]))
+    clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
+    table, homography = rectify(frame.image, clicked)
+    return frame, table, homography
+
+
 def write_detection_set(
     out: Path, count: int, seed: int, shared: Path | None, crops_per_image: int = 60
 ) -> None:
@@ -110,10 +122,7 @@ def write_detection_set(
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for index in range(count):
-        frame = render_frame(random_spec(rng), faces, rng)
-        side = float(np.linalg.norm(frame.table_corners[1] - frame.table_corners[0]))
-        clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
-        table, homography = rectify(frame.image, clicked)
+        frame, table, homography = rectified_scene(faces, rng)
         det_lines, full_lines = [], []
         order = rng.permutation(len(frame.labels))
         for rank, i in enumerate(order):

@@ -18,8 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.camera import TABLE_PX, rectify, render_frame
-from models.dataset import face_sets, random_spec
+from models.camera import TABLE_PX
+from models.dataset import face_sets, rectified_scene
 from models.metrics import iou
 from vision.crops import crop_tile, is_sideways, output_index
 from vision.detector import OnnxBoxes
@@ -33,10 +33,7 @@ def write_detector_crops(out: Path, tables: int, seed: int, shared: Path | None)
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for _ in range(tables):
-        frame = render_frame(random_spec(rng), faces, rng)
-        side = float(np.linalg.norm(frame.table_corners[1] - frame.table_corners[0]))
-        clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
-        table, homography = rectify(frame.image, clicked)
+        frame, table, homography = rectified_scene(faces, rng)
         truth, spots = [], []
         for label in frame.labels:
             if label.visible < 0.8:
