@@ -154,9 +154,8 @@ class TableReader:
         return events
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
-        """A seat whose melds are mid-change is in the middle of a claim: its new discards wait
-        until the melds read again, at most ``hold_frames``, so that the claim is published
-        before the discard its claimer made next (see :func:`_melds_in_flux`)."""
+        """A seat mid-claim (:func:`_melds_in_flux`) has its new discards wait until its melds
+        read, at most ``hold_frames``, so the claim is published before the claimer's discard."""
         if self.published is None:
             return observation
         seats = list(observation.seats)
@@ -247,10 +246,8 @@ class TableReader:
 
 
 def _melds_in_flux(now: SeatObservation) -> bool:
-    """The seat's hand row is mid-claim: a group reads as no legal meld (a tile of it still
-    misread). Wider rules were tried and dropped: holding also while a reported meld shows in
-    no group, or while face-up tiles make no whole hand, held discards for the full 12 frames
-    in rendered hands (a meld re-read after it was reported), past two other seats' discards."""
+    """The seat is mid-claim: one of its groups reads as no legal meld (a tile still misread).
+    Wider rules held discards too long; see docs/vision.md, Known weaknesses."""
     return any(meld_of(meld) is None for meld in now.melds)
 
 
