@@ -82,6 +82,7 @@ def quantize_classifier(
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             per_channel=True,
+            reduce_range=True,  # 7-bit weights: no int16 saturation on AVX2-only CPUs
             calibrate_method=CalibrationMethod.MinMax,
         )
     return target

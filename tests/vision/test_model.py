@@ -58,8 +58,12 @@ def test_committed_model_reads_rendered_rivers(faces) -> None:
 
 
 def test_int8_classifier_reads_like_the_float_one(faces) -> None:
-    """The runtime's int8 classifier (models/quantize.py) picks the same output as the float
-    network it was quantized from on crops of a rendered table (measured: 100% of 144)."""
+    """The runtime's int8 classifier (models/quantize.py) gives the float network's outputs on
+    crops of a rendered table, sharp and softened. Quantized without ``reduce_range`` it picked
+    the same outputs on sharp crops but, on CPUs without VNNI (AVX2 only: int16 saturation),
+    its probabilities moved by up to 0.31 and it missed 258 instead of 63 held-out tiles."""
+    import cv2
+
     from vision.crops import crop_tile
     from vision.detector import OnnxClassifier
 
@@ -71,13 +75,16 @@ def test_int8_classifier_reads_like_the_float_one(faces) -> None:
     crops = np.stack(
         [crop_tile(frame.image, label.box) for label in frame.labels if label.spot.zone == "river"]
     )
-    exact = OnnxClassifier(WEIGHTS / "classifier.onnx").classify(crops)
-    quick = OnnxClassifier().classify(crops)
     assert len(crops) == 72
-    agree = float(np.mean(exact.argmax(axis=1) == quick.argmax(axis=1)))
-    print(agree, np.abs(exact - quick).max())
-    assert agree >= 0.95, f"int8 and float agree on {agree:.3f} of crops"
-    assert np.abs(exact - quick).max() < 0.5
+    soft = [
+        cv2.resize(cv2.resize(c, (24, 32), interpolation=cv2.INTER_AREA), (36, 48)) for c in crops
+    ]
+    for batch in (crops, np.stack(soft)):
+        exact = OnnxClassifier(WEIGHTS / "classifier.onnx").classify(batch)
+        quick = OnnxClassifier().classify(batch)
+        agree = float(np.mean(exact.argmax(axis=1) == quick.argmax(axis=1)))
+        assert agree >= 0.95, f"int8 and float agree on {agree:.3f} of crops"
+        assert np.abs(exact - quick).max() < 0.1, np.abs(exact - quick).max()
 
 
 def test_committed_detector_ends_at_raw_logits_and_scores() -> None:
@@ -90,3 +97,39 @@ def test_committed_detector_ends_at_raw_logits_and_scores() -> None:
         ("box_logits", [1, 64, 8400]),
         ("scores", [1, 2, 8400]),
     ]
+
+
+class PlainExport:
+    """The committed detector as a plain ultralytics export would answer: one output of
+    N x (centre x, centre y, width, height, one score per class), decoded for every anchor."""
+
+    def __init__(self, cut) -> None:  # type: ignore[no-untyped-def]
+        from vision.detector import anchor_grid, decode_boxes
+
+        self.cut = cut
+        self.anchors, self.strides = anchor_grid(640)
+        self.decode = decode_boxes
+
+    def run(self, names, feed):  # type: ignore[no-untyped-def]
+        logits, scores = self.cut.run(names, feed)
+        boxes = self.decode(logits[0], self.anchors, self.strides)
+        centre_size = np.column_stack(
+            [(boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]]
+        )
+        return [np.concatenate([centre_size.T, scores[0]])[None]]
+
+
+def test_a_plain_one_output_export_reads_the_same_boxes(faces) -> None:
+    from vision.detector import OnnxBoxes
+
+    frame = render_frame(TableSpec(), faces, np.random.default_rng(8))
+    corners = tuple((float(x), float(y)) for x, y in frame.table_corners)
+    canvas = Calibration(corners).rectify(frame.image, 1024)
+    cut = OnnxBoxes()
+    plain = OnnxBoxes()
+    plain.session = PlainExport(cut.session)
+    boxes, scores, classes = cut.locate(canvas)
+    plain_boxes, plain_scores, plain_classes = plain.locate(canvas)
+    assert len(boxes) > 50
+    assert np.allclose(plain_boxes, boxes, atol=1e-2)
+    assert np.allclose(plain_scores, scores) and (plain_classes == classes).all()
