@@ -143,7 +143,13 @@ class TableReader:
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
         last = self._recent[-1].seat if self._recent else None
-        events = in_play_order(diff(self.published, observation, self.frame), last)
+        changes = diff(self.published, observation, self.frame)
+        upgrades = {
+            int(str(e["seat"]))
+            for e in changes
+            if e["type"] == "meld" and self._is_added_kong(int(str(e["seat"])), e)
+        }
+        events = in_play_order(changes, last, upgrades)
         self._forget_cleared_melds(observation)
         events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
         earlier = self.published.seats if self.published else observation.seats
@@ -155,18 +161,24 @@ class TableReader:
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
         """A seat mid-claim (:func:`_melds_in_flux`) has its new discards wait until its melds
-        read, at most ``hold_frames``, so the claim is published before the claimer's discard."""
+        read, at most ``hold_frames``, so the claim is published before the claimer's discard;
+        other seats' new discards (played after it) wait with it, then all go in turn order."""
         if self.published is None:
             return observation
         seats = list(observation.seats)
+        grown = []
+        holding = False
         for seat, now in enumerate(seats):
             before = self.published.seats[seat].river
-            grew = len(now.river) > len(before) and now.river[: len(before)] == before
-            if not (grew and _melds_in_flux(now)):
+            if len(now.river) > len(before) and now.river[: len(before)] == before:
+                grown.append(seat)
+            if seat not in grown or not _melds_in_flux(now, len(self._melds_reported[seat])):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
-                seats[seat] = replace(now, river=before)
+                holding = True
+        for seat in grown if holding else []:
+            seats[seat] = replace(seats[seat], river=self.published.seats[seat].river)
         return TableObservation(tuple(seats))
 
     def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -245,10 +257,14 @@ class TableReader:
         return True
 
 
-def _melds_in_flux(now: SeatObservation) -> bool:
-    """The seat is mid-claim: one of its groups reads as no legal meld (a tile still misread).
-    Wider rules held discards too long; see docs/vision.md, Known weaknesses."""
-    return any(meld_of(meld) is None for meld in now.melds)
+def _melds_in_flux(now: SeatObservation, reported: int) -> bool:
+    """The seat is mid-claim or re-laying its melds: one of its groups reads as no legal meld (a
+    tile still misread), or fewer groups read than melds were reported while face-up tiles that
+    make no whole hand lie in its hand row (an added kong pushed together, its turned tile not
+    read for a moment). Each half alone held discards too long; see docs/vision.md."""
+    if any(meld_of(meld) is None for meld in now.melds):
+        return True
+    return len(now.melds) < reported and bool(now.revealed) and not _a_whole_hand(now)
 
 
 def _a_whole_hand(seat: SeatObservation) -> bool:
@@ -259,22 +275,28 @@ def _a_whole_hand(seat: SeatObservation) -> bool:
 
 
 def in_play_order(
-    events: list[dict[str, object]], last_discarder: int | None = None
+    events: list[dict[str, object]],
+    last_discarder: int | None = None,
+    added_kongs: set[int] | frozenset[int] = frozenset(),
 ) -> list[dict[str, object]]:
     """The events one settled frame brings, in the order they were played. Positions give each
     seat's own order; across seats: river changes, then melds (a claim follows the discard it
     takes), then the discards of seats that just melded (a claimer discards after claiming; a
     meld is often confirmed late, in the frame that also confirms that discard), then hands.
     Discards of several seats go in turn order from the seat after ``last_discarder`` (the
-    seat of the last discard published before them)."""
-    melders = {e["seat"] for e in events if e["type"] == "meld"}
+    seat of the last discard published before them). An added kong (seats in ``added_kongs``)
+    takes no discard: it is made in its seat's own turn, just before that seat's discard."""
+    melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
     first = 0 if last_discarder is None else last_discarder + 1
 
-    def key(event: dict[str, object]) -> tuple[int, int]:
-        turn = (int(str(event.get("seat", 0))) - first) % 4
-        if event["type"] == "discard" and event["seat"] in melders:
-            return 2, turn
-        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn
+    def key(event: dict[str, object]) -> tuple[int, int, int]:
+        seat = int(str(event.get("seat", 0)))
+        turn = (seat - first) % 4
+        if event["type"] == "meld" and seat in added_kongs:
+            return 0, turn, 0
+        if event["type"] == "discard" and seat in melders:
+            return 2, turn, 1
+        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn, 1
 
     return sorted(events, key=key)
 

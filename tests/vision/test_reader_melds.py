@@ -212,3 +212,40 @@ def test_discards_settled_together_go_in_turn_order_after_the_last_one() -> None
     assert [e["seat"] for e in in_play_order(plain, last_discarder=2)] == [3, 0]
     assert [e["seat"] for e in in_play_order(plain, last_discarder=3)] == [0, 3]
     assert [e["seat"] for e in in_play_order(plain)] == [0, 3]
+
+
+def test_an_added_kong_comes_before_its_discard_and_the_next_seats() -> None:
+    """An added kong takes no discard: it is made in its seat's own turn, before that seat's
+    discard. While it is pushed together (its turned tile unread, the seat's melds showing as
+    face-up tiles that make no whole hand) the seat's new discard waits for it (seed 3000)."""
+    from vision.reader import in_play_order
+
+    batch: list[dict[str, object]] = [
+        {"type": "discard", "seat": 0, "tile": "N"},
+        {"type": "meld", "seat": 3, "kind": "kong"},
+        {"type": "discard", "seat": 3, "tile": "N"},
+    ]
+    ordered = in_play_order(batch, last_discarder=2, added_kongs={3})
+    assert [(e["type"], e["seat"]) for e in ordered] == [
+        ("meld", 3),
+        ("discard", 3),
+        ("discard", 0),
+    ]
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[2] = ["1p"]
+    spec.melds[3] = [MeldSpec(["7s", "8s", "9s"], 0), MeldSpec(["C", "C", "C"], 2)]
+    assert [e[0] for e in _events(reader, spec)].count("meld") == 2
+    spec.melds[3] = []  # being pushed together: read as seven face-up tiles
+    spec.revealed[3] = ["7s", "8s", "9s", "C", "C", "C", "C"]
+    spec.rivers[3] = ["N"]
+    assert _events(reader, spec) == []  # N waits for the kong ...
+    spec.rivers[0] = ["N"]
+    assert _events(reader, spec) == []
+    spec.revealed[3] = []
+    spec.melds[3] = [MeldSpec(["7s", "8s", "9s"], 0), MeldSpec(["C", "C", "C", "C"], 2)]
+    assert _events(reader, spec) == [
+        ("meld", 3, "kong", False),
+        ("discard", 3, "N", False),
+        ("discard", 0, "N", False),
+    ]
