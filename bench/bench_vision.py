@@ -23,6 +23,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--second-look-below", type=float, default=None, help="0: off")
+    parser.add_argument("--back-confidence", type=float, default=None)
     args = parser.parse_args()
 
     from models.camera import render_frame
@@ -51,7 +53,12 @@ def main() -> None:
     if other is not None:
         other(video[0].image)  # warm-up
     for name, fresh in (("every tile read each frame", True), ("still table, video", False)):
-        reader = TableReader(Detector(), calibration, Stabiliser())
+        options = {
+            "second_look_below": args.second_look_below,
+            "back_confidence": args.back_confidence,
+        }
+        detector = Detector(**{k: v for k, v in options.items() if v is not None})
+        reader = TableReader(detector, calibration, Stabiliser())
         reader.process(video[0].image)  # warm-up: session start, allocations
         times, theirs = [], []
         for shot in video:

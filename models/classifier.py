@@ -84,9 +84,25 @@ def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.nd
     """Real photos shrunk to table resolution, both ways up, with jittered framing."""
     from models.dataset import camerash_crops
 
+    return jittered_crops(camerash_crops(shared / "camerash-tiles", split), copies, seed)
+
+
+def lettered_flower_crops(variants: int, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flower faces lettered in installed fonts (models.font_flowers), cut like the photos."""
+    from models.font_flowers import font_flower_faces
+
+    faces = font_flower_faces(np.random.default_rng(seed), variants)
+    items = [(name, face) for name, images in faces.items() for face in images]
+    return jittered_crops(items, copies, seed)
+
+
+def jittered_crops(
+    items: list[tuple[str, np.ndarray]], copies: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each (name, face image) shrunk to crop size ``copies`` times, both ways up, jittered."""
     rng = np.random.default_rng(seed)
     xs, ys = [], []
-    for name, photo in camerash_crops(shared / "camerash-tiles", split):
+    for name, photo in items:
         kind = TILE_NAMES.index(name)
         for copy in range(copies):
             h, w = photo.shape[:2]
@@ -148,6 +164,7 @@ def train_classifier(
     crop_sets: tuple[str, ...] = ("train",),
     val_set: str = "val",
     frozen_norm: bool = False,
+    lettered_flowers: int = 0,
 ) -> float:
     """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
 
@@ -155,7 +172,8 @@ def train_classifier(
     the hardest to tell apart at crop size. ``rendered_limit`` keeps a random subset of the
     rendered crops (the photo crops are always all used). ``init`` may be a state dict (.pt)
     or an exported classifier (.onnx, see :func:`network_from_onnx`); ``frozen_norm`` keeps
-    the batch norms' statistics fixed while training.
+    the batch norms' statistics fixed while training. ``lettered_flowers`` adds that many
+    font-lettered faces per flower (models.font_flowers; none without the fonts), 4 crops each.
     """
     import torch
     from torch import nn
@@ -172,6 +190,10 @@ def train_classifier(
         px, py = photo_crops(shared, "train", copies=photo_copies, seed=3)
         xs.append(px)
         ys.append(py)
+    if lettered_flowers:
+        lx, ly = lettered_flower_crops(lettered_flowers, copies=4, seed=11)
+        xs.append(lx)
+        ys.append(ly)
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     flowers = (all_y >= 2 * 34) & (all_y < 2 * 42)
     all_x = np.concatenate([all_x, *[all_x[flowers]] * (flower_boost - 1)])

@@ -60,12 +60,18 @@ def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def face_sets(shared: Path | None) -> dict[str, list[np.ndarray]]:
+def face_sets(shared: Path | None, lettered: int = 0) -> dict[str, list[np.ndarray]]:
     """Every face image per class: our own drawn set and picture-style flowers, plus (when
-    ``shared`` has them) the real training photos and the CC0 riichi art in two styles."""
+    ``shared`` has them) the real training photos and the CC0 riichi art in two styles, and
+    ``lettered`` flower faces per flower lettered in installed fonts (models.font_flowers)."""
     faces = {name: [image] for name, image in load_faces().items()}
     for name, images in flower_faces(np.random.default_rng(7)).items():
         faces[name].extend(images)
+    if lettered:
+        from models.font_flowers import font_flower_faces
+
+        for name, images in font_flower_faces(np.random.default_rng(17), lettered).items():
+            faces[name].extend(images)
     if shared is not None and (shared / "camerash-tiles").is_dir():
         for name, image in camerash_crops(shared / "camerash-tiles", "train"):
             faces[name].append(cv2.resize(image, (120, 160), interpolation=cv2.INTER_AREA))
@@ -111,11 +117,18 @@ def rectified_scene(
 
 
 def write_detection_set(
-    out: Path, count: int, seed: int, shared: Path | None, crops_per_image: int = 60
+    out: Path,
+    count: int,
+    seed: int,
+    shared: Path | None,
+    *,
+    crops_per_image: int = 60,
+    lettered: int = 0,
 ) -> None:
-    """``count`` rectified tables for YOLO plus classifier crops (``crops.npz``) under ``out``."""
+    """``count`` rectified tables for YOLO plus classifier crops (``crops.npz``) under ``out``;
+    ``lettered``: font-lettered flower faces per flower (see :func:`face_sets`)."""
     rng = np.random.default_rng(seed)
-    faces = face_sets(shared)
+    faces = face_sets(shared, lettered)
     for sub in ("images", "labels", "labels43"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     names = class_names()

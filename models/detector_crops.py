@@ -25,10 +25,13 @@ from vision.crops import crop_tile, is_sideways, output_index
 from vision.detector import OnnxBoxes
 
 
-def write_detector_crops(out: Path, tables: int, seed: int, shared: Path | None) -> int:
-    """Write ``out/crops.npz`` (x: N x 48 x 36 x 3 BGR, y: classifier outputs); returns N."""
+def write_detector_crops(
+    out: Path, tables: int, seed: int, shared: Path | None, lettered: int = 0
+) -> int:
+    """Write ``out/crops.npz`` (x: N x 48 x 36 x 3 BGR, y: classifier outputs); returns N.
+    ``lettered``: font-lettered flower faces per flower (models.dataset.face_sets)."""
     rng = np.random.default_rng(seed)
-    faces = face_sets(shared)
+    faces = face_sets(shared, lettered)
     boxes_backend = OnnxBoxes(threshold=0.2)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -66,9 +69,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=400)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--shared", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--lettered", type=int, default=0, help="font-lettered faces per flower")
     args = parser.parse_args()
     shared = args.shared if args.shared.is_dir() else None
-    count = write_detector_crops(args.out, args.tables, args.seed, shared)
+    count = write_detector_crops(args.out, args.tables, args.seed, shared, args.lettered)
     print(f"wrote {count} crops from {args.tables} tables to {args.out}")
 
 

@@ -64,3 +64,10 @@ def kind_probabilities(probs: np.ndarray) -> np.ndarray:
     """Per-class probability (42 designs + back) summed over the two orientations."""
     kinds = probs[..., :-1].reshape(*probs.shape[:-1], len(TILE_NAMES), 2).sum(axis=-1)
     return np.concatenate([kinds, probs[..., -1:]], axis=-1)
+
+
+def turned_half(probs: np.ndarray) -> np.ndarray:
+    """Outputs read on a crop turned 180 degrees, expressed for the crop as it was: each
+    design's upright and upside-down outputs swap places; ``back`` stays."""
+    designs = probs[..., :-1].reshape(*probs.shape[:-1], len(TILE_NAMES), 2)[..., ::-1]
+    return np.concatenate([designs.reshape(*probs.shape[:-1], -1), probs[..., -1:]], axis=-1)

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
-from vision.crops import crop_tile, decode, kind_probabilities
+from vision.crops import crop_tile, decode, kind_probabilities, turned_half
 from vision.layout import TILE_W
 from vision.zones import seat_of
 
@@ -203,10 +203,17 @@ class Detector:
         boxes: BoxBackend | None = None,
         classifier: OnnxClassifier | None = None,
         tile_px: float = 40.0,
+        back_confidence: float = 0.8,
+        second_look_below: float = 0.8,
     ) -> None:
+        """``back_confidence``: a "back" box scoring at least this skips the classifier (a
+        face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
+        ``second_look_below``: see :meth:`_read_crops` (0 turns it off)."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
+        self.back_confidence = back_confidence
+        self.second_look_below = second_look_below
 
     def detect(self, image: np.ndarray, calibration: Calibration | None = None) -> list[Detection]:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
@@ -228,8 +235,20 @@ class Detector:
         self, boxes: np.ndarray, crops: np.ndarray, memory: CropMemory | None
     ) -> np.ndarray:
         if memory is None:
-            return self.classifier.classify(crops)
-        return memory.read_through(boxes, crops, self.classifier.classify)
+            return self._read_crops(crops)
+        return memory.read_through(boxes, crops, self._read_crops)
+
+    def _read_crops(self, crops: np.ndarray) -> np.ndarray:
+        """Classifier outputs; a crop whose best kind scores under ``second_look_below`` is read
+        again turned half round, and the two readings averaged (upright and upside-down
+        outputs swapped back): a blurred numeral often reads better one way up."""
+        probs = self.classifier.classify(crops)
+        unsure = np.flatnonzero(kind_probabilities(probs).max(axis=1) < self.second_look_below)
+        if len(unsure) == 0:
+            return probs
+        turned = np.ascontiguousarray(crops[unsure, ::-1, ::-1])
+        probs[unsure] = (probs[unsure] + turned_half(self.classifier.classify(turned))) / 2
+        return probs
 
     def _read_canvas(
         self, canvas: np.ndarray, table: bool = False, memory: CropMemory | None = None
@@ -244,7 +263,7 @@ class Detector:
         keep = drop_straddlers(boxes, classes == 0)
         boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         # a confident "back" needs no identity: skip the classifier for walls
-        plain_back = (classes == 1) & (scores >= 0.6)
+        plain_back = (classes == 1) & (scores >= self.back_confidence)
         out: list[Detection] = []
         for box, score in zip(boxes[plain_back], scores[plain_back], strict=True):
             orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0

@@ -133,3 +133,25 @@ def test_a_plain_one_output_export_reads_the_same_boxes(faces) -> None:
     assert len(boxes) > 50
     assert np.allclose(plain_boxes, boxes, atol=1e-2)
     assert np.allclose(plain_scores, scores) and (plain_classes == classes).all()
+
+
+def test_a_crop_turned_half_round_reads_the_same_once_its_outputs_are_swapped(faces) -> None:
+    """The second look (Detector._read_crops) averages a crop's outputs with those of the crop
+    turned 180 degrees; ``turned_half`` must map the latter back: same design, same way up."""
+    from vision.crops import crop_tile, turned_half
+    from vision.detector import OnnxClassifier
+
+    rng = np.random.default_rng(6)
+    spec = TableSpec(concealed=[0] * 4)
+    names = [n for n in faces if n != "back"]
+    spec.rivers = [[names[i] for i in rng.integers(0, len(names), 12)] for _ in range(4)]
+    frame = render_frame(spec, faces, rng, arms=0)
+    labels = [label for label in frame.labels if label.spot.zone == "river"]
+    crops = np.stack([crop_tile(frame.image, label.box) for label in labels])
+    classifier = OnnxClassifier()
+    straight = classifier.classify(crops).argmax(axis=1)
+    turned = turned_half(classifier.classify(np.ascontiguousarray(crops[:, ::-1, ::-1])))
+    assert float(np.mean(turned.argmax(axis=1) == straight)) >= 0.9
+    plain = Detector(second_look_below=0.0)._read_crops(crops)
+    second = Detector(second_look_below=1.01)._read_crops(crops)
+    assert np.allclose(second, (plain + turned) / 2, atol=1e-5)
