@@ -102,7 +102,7 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, np.int64).reshape(-1)
 
 
-def drop_straddlers(boxes: np.ndarray, faces: np.ndarray, cover: float = 0.6) -> np.ndarray:
+def drop_straddlers(boxes: np.ndarray, faces: np.ndarray, cover: float = 0.8) -> np.ndarray:
     """Indices of the boxes to keep. Tiles lie flat and never overlap, so a face box (``faces``:
     a mask) mostly covered by other boxes (one straddling two touching tiles, which plain NMS
     keeps because it overlaps each of them by less than half) is not a tile; the most covered

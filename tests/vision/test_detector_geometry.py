@@ -72,6 +72,9 @@ def test_touching_tilted_tiles_and_wall_backs_are_kept() -> None:
     wall = np.array([[0.0, 0.0, 40.0, 53.0], [20.0, 0.0, 60.0, 53.0], [40.0, 0.0, 80.0, 53.0]])
     assert drop_straddlers(wall, np.zeros(3, bool)).tolist() == [0, 1, 2]
     assert drop_straddlers(wall, np.ones(3, bool)).tolist() == [0, 2]
+    # a tile in a tight meld, its box a little wide, a third covered by each neighbour: a tile
+    tight = np.array([[0.0, 0.0, 40.0, 53.0], [26.0, 0.0, 66.0, 53.0], [52.0, 0.0, 92.0, 53.0]])
+    assert drop_straddlers(tight, np.ones(3, bool)).tolist() == [0, 1, 2]
 
 
 def test_box_logits_decode_to_distances_from_their_anchor() -> None:
