@@ -86,6 +86,22 @@ def _picture(canvas: np.ndarray, motif: int, rng: np.random.Generator) -> None:
         cv2.rectangle(canvas, (38, 138), (82, 155), INKS[int(rng.integers(4))], 2)
 
 
+def picture_face(
+    rank: int,
+    rng: np.random.Generator,
+    paper: int = 238,
+    tint: tuple[int, int] = (-12, 8),
+    own_motif: float = 0.8,
+) -> np.ndarray:
+    """A blank face of ``paper`` tinted a little, with a plant picture: a plant flower
+    (``rank`` 1-4) shows its own plant with probability ``own_motif``, seasons any plant."""
+    shade = rng.integers(tint[0], tint[1], 3)
+    canvas = np.clip(np.full((FACE_H, FACE_W, 3), paper) + shade, 0, 255).astype(np.uint8)
+    motif = rank - 1 if rank <= 4 and rng.random() < own_motif else int(rng.integers(4))
+    _picture(canvas, motif, rng)
+    return canvas
+
+
 def flower_faces(rng: np.random.Generator, variants: int = 8) -> dict[str, list[np.ndarray]]:
     """``variants`` picture-style faces for each flower ``1f``-``8f``."""
     ours = load_faces()
@@ -95,10 +111,7 @@ def flower_faces(rng: np.random.Generator, variants: int = 8) -> dict[str, list[
         glyph = _glyph_of(ours[name])
         faces = []
         for _ in range(variants):
-            tint = rng.integers(-12, 8, 3)
-            canvas = np.clip(np.full((FACE_H, FACE_W, 3), 238) + tint, 0, 255).astype(np.uint8)
-            motif = rank - 1 if rank <= 4 and rng.random() < 0.8 else int(rng.integers(4))
-            _picture(canvas, motif, rng)
+            canvas = picture_face(rank, rng)
             left = rng.random() < 0.5
             size = int(rng.integers(24, 36))
             inks = rng.permutation(len(INKS))

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from models.faces import FACE_H, FACE_W, FLOWER_GLYPHS
-from models.flower_art import INKS, _picture
+from models.flower_art import INKS, picture_face
 
 FONT_DIR = Path("/usr/share/fonts/truetype")
 CJK_FONTS = ("arphic/ukai.ttc", "arphic/uming.ttc", "wqy/wqy-zenhei.ttc", "wqy/wqy-microhei.ttc")
@@ -65,10 +65,7 @@ def font_flower_faces(rng: np.random.Generator, variants: int = 24) -> dict[str,
         glyph, number = FLOWER_GLYPHS[rank - 1], (rank - 1) % 4 + 1
         faces = []
         for _ in range(variants):
-            tint = rng.integers(-14, 8, 3)
-            canvas = np.clip(np.full((FACE_H, FACE_W, 3), 236) + tint, 0, 255).astype(np.uint8)
-            motif = rank - 1 if rank <= 4 and rng.random() < 0.7 else int(rng.integers(4))
-            _picture(canvas, motif, rng)
+            canvas = picture_face(rank, rng, paper=236, tint=(-14, 8), own_motif=0.7)
             inks = [INKS[i] for i in rng.permutation(len(INKS))]
             size = int(rng.integers(26, 42))
             left = rng.random() < 0.5
