@@ -52,13 +52,10 @@ def main() -> None:
     other = baseline()
     if other is not None:
         other(video[0].image)  # warm-up
+    options = {"second_look_below": args.second_look_below, "back_confidence": args.back_confidence}
+    chosen = {k: v for k, v in options.items() if v is not None}  # the rest: Detector's defaults
     for name, fresh in (("every tile read each frame", True), ("still table, video", False)):
-        options = {
-            "second_look_below": args.second_look_below,
-            "back_confidence": args.back_confidence,
-        }
-        detector = Detector(**{k: v for k, v in options.items() if v is not None})
-        reader = TableReader(detector, calibration, Stabiliser())
+        reader = TableReader(Detector(**chosen), calibration, Stabiliser())
         reader.process(video[0].image)  # warm-up: session start, allocations
         times, theirs = [], []
         for shot in video:
