@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.crops import CLASSES_OUT, CROP_H, CROP_W, TILE_NAMES
+from models.crop_sets import lettered_flower_crops, photo_crops
+from vision.crops import CLASSES_OUT, CROP_H, CROP_W
 
 
 def build_network(width: int = 16):  # type: ignore[no-untyped-def]
@@ -80,105 +80,42 @@ def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
     return net
 
 
-def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Real photos shrunk to table resolution, both ways up, with jittered framing."""
-    from models.dataset import camerash_crops
-
-    return jittered_crops(camerash_crops(shared / "camerash-tiles", split), copies, seed)
-
-
-def lettered_flower_crops(variants: int, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Flower faces lettered in installed fonts (models.font_flowers), cut like the photos."""
-    from models.font_flowers import font_flower_faces
-
-    faces = font_flower_faces(np.random.default_rng(seed), variants)
-    items = [(name, face) for name, images in faces.items() for face in images]
-    return jittered_crops(items, copies, seed)
-
-
-def jittered_crops(
-    items: list[tuple[str, np.ndarray]], copies: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each (name, face image) shrunk to crop size ``copies`` times, both ways up, jittered."""
-    rng = np.random.default_rng(seed)
-    xs, ys = [], []
-    for name, photo in items:
-        kind = TILE_NAMES.index(name)
-        for copy in range(copies):
-            h, w = photo.shape[:2]
-            dx, dy = rng.uniform(-0.06, 0.06, 2) * (w, h)
-            box = np.float32([[dx, dy], [w + dx, dy], [w + dx, h + dy]])
-            size = np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]])
-            matrix = cv2.getAffineTransform(box, size)
-            if copy >= 8:  # beyond the plain copies: a slight turn and zoom, as on a table
-                turn = cv2.getRotationMatrix2D(
-                    (CROP_W / 2, CROP_H / 2), rng.uniform(-5, 5), rng.uniform(0.92, 1.06)
-                )
-                matrix = turn @ np.vstack([matrix, [0, 0, 1]])
-            crop = cv2.warpAffine(
-                photo,
-                matrix,
-                (CROP_W, CROP_H),
-                flags=cv2.INTER_AREA,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            if copy % 3 == 2:
-                crop = cv2.GaussianBlur(crop, (3, 3), rng.uniform(0.3, 0.9))
-            if copy % 2:
-                scale = rng.uniform(0.5, 0.9)
-                small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-                crop = cv2.resize(small, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR)
-            upside_down = copy % 4 >= 2
-            if upside_down:
-                crop = cv2.rotate(crop, cv2.ROTATE_180)
-            xs.append(crop)
-            ys.append(2 * kind + int(upside_down))
-    if not xs:
-        return np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(xs), np.array(ys, np.int64)
-
-
 def _augment(batch, generator):  # type: ignore[no-untyped-def]
     import torch
 
-    n = batch.shape[0]
-    gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
-    tint = 1 + 0.1 * (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 2
-    offset = 0.1 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5)
-    noise = 0.03 * torch.randn(batch.shape, generator=generator)
+    n, device = batch.shape[0], batch.device
+
+    def uniform(*shape: int):  # type: ignore[no-untyped-def]
+        return torch.rand(*shape, generator=generator, device=device)
+
+    gain = 1 + 0.25 * (uniform(n, 1, 1, 1) - 0.5) * 2
+    tint = 1 + 0.1 * (uniform(n, 3, 1, 1) - 0.5) * 2
+    offset = 0.1 * (uniform(n, 1, 1, 1) - 0.5)
+    noise = 0.03 * torch.randn(batch.shape, generator=generator, device=device)
     return (batch * gain * tint + offset + noise).clamp(0, 1)
 
 
-def train_classifier(
+def one_cycle(fraction: float) -> float:
+    """Learning-rate factor at ``fraction`` of a run (of its steps or of its time): a linear
+    0.04 -> 1 warm-up over the first 30 %, then a cosine down to 0, like torch's OneCycleLR."""
+    import math
+
+    fraction = min(max(fraction, 0.0), 1.0)
+    if fraction < 0.3:
+        return 0.04 + 0.96 * fraction / 0.3
+    return 0.5 * (1 + math.cos(math.pi * (fraction - 0.3) / 0.7))
+
+
+def _training_crops(
     out: Path,
-    epochs: int,
-    shared: Path | None,
-    target: Path,
     *,
-    init: Path | None = None,
-    max_lr: float = 3e-3,
-    flower_boost: int = 1,
-    rendered_limit: int | None = None,
-    width: int = 16,
-    photo_copies: int = 24,
-    crop_sets: tuple[str, ...] = ("train",),
-    val_set: str = "val",
-    frozen_norm: bool = False,
-    lettered_flowers: int = 0,
-) -> float:
-    """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
-
-    ``flower_boost`` repeats every flower crop that many times: flowers are 8 of 42 designs but
-    the hardest to tell apart at crop size. ``rendered_limit`` keeps a random subset of the
-    rendered crops (the photo crops are always all used). ``init`` may be a state dict (.pt)
-    or an exported classifier (.onnx, see :func:`network_from_onnx`); ``frozen_norm`` keeps
-    the batch norms' statistics fixed while training. ``lettered_flowers`` adds that many
-    font-lettered faces per flower (models.font_flowers; none without the fonts), 4 crops each.
-    """
-    import torch
-    from torch import nn
-
-    torch.manual_seed(0)
+    crop_sets: tuple[str, ...],
+    shared: Path | None,
+    rendered_limit: int | None,
+    photo_copies: int,
+    lettered_flowers: int,
+    flower_boost: int,
+) -> tuple[np.ndarray, np.ndarray]:
     sets = [np.load(out / "data" / name / "crops.npz") for name in crop_sets]
     rendered_x = np.concatenate([data["x"] for data in sets])
     rendered_y = np.concatenate([data["y"] for data in sets])
@@ -198,21 +135,77 @@ def train_classifier(
     flowers = (all_y >= 2 * 34) & (all_y < 2 * 42)
     all_x = np.concatenate([all_x, *[all_x[flowers]] * (flower_boost - 1)])
     all_y = np.concatenate([all_y, *[all_y[flowers]] * (flower_boost - 1)])
-    x = torch.from_numpy(all_x).permute(0, 3, 1, 2).contiguous()
-    y = torch.from_numpy(all_y)
+    return all_x, all_y
+
+
+def train_classifier(
+    out: Path,
+    epochs: int,
+    shared: Path | None,
+    target: Path,
+    *,
+    init: Path | None = None,
+    max_lr: float = 3e-3,
+    flower_boost: int = 1,
+    rendered_limit: int | None = None,
+    width: int = 16,
+    photo_copies: int = 24,
+    crop_sets: tuple[str, ...] = ("train",),
+    val_set: str = "val",
+    frozen_norm: bool = False,
+    lettered_flowers: int = 0,
+    device: str = "cpu",
+    seconds: float | None = None,
+) -> float:
+    """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
+
+    ``flower_boost`` repeats every flower crop that many times: flowers are 8 of 42 designs but
+    the hardest to tell apart at crop size. ``rendered_limit`` keeps a random subset of the
+    rendered crops (the photo crops are always all used). ``init`` may be a state dict (.pt)
+    or an exported classifier (.onnx, see :func:`network_from_onnx`); ``frozen_norm`` keeps
+    the batch norms' statistics fixed while training. ``lettered_flowers`` adds that many
+    font-lettered faces per flower (models.font_flowers; none without the fonts), 4 crops each.
+    ``device`` is a torch device ("cuda" keeps every crop on the GPU). With ``seconds`` the
+    run lasts that long instead of ``epochs`` epochs, its learning rate following elapsed time.
+    """
+    import time
+
+    import torch
+    from torch import nn
+
+    started = time.monotonic()
+    torch.manual_seed(0)
+    all_x, all_y = _training_crops(
+        out,
+        crop_sets=crop_sets,
+        shared=shared,
+        rendered_limit=rendered_limit,
+        photo_copies=photo_copies,
+        lettered_flowers=lettered_flowers,
+        flower_boost=flower_boost,
+    )
+    x = torch.from_numpy(all_x).permute(0, 3, 1, 2).contiguous().to(device)
+    y = torch.from_numpy(all_y).to(device)
     val = np.load(out / "data" / val_set / "crops.npz")
-    vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).float() / 255
-    vy = torch.from_numpy(val["y"])
-    net = _initial_network(init, width)
+    vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).contiguous().to(device)
+    vy = torch.from_numpy(val["y"]).to(device)
+    net = _initial_network(init, width).to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
-    steps = epochs * ((len(x) + 255) // 256)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps)
+    steps_per_epoch = (len(x) + 255) // 256
+    if seconds is not None:
+        epochs = 10**6  # until the time is up
+        begun = time.monotonic()
+        progress = lambda step: (time.monotonic() - begun) / seconds  # noqa: E731
+    else:
+        progress = lambda step: step / (epochs * steps_per_epoch)  # noqa: E731
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda step: one_cycle(progress(step)))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    generator = torch.Generator().manual_seed(0)
-    accuracy = 0.0
-    for epoch in range(epochs):
+    generator = torch.Generator(device=device).manual_seed(0)
+    accuracy, epoch, step = 0.0, 0, 0
+    while epoch < epochs and progress(step) < 1:
+        epoch += 1
         _train_mode(net, frozen_norm)
-        order = torch.randperm(len(x), generator=generator)
+        order = torch.randperm(len(x), generator=generator, device=device)
         for start in range(0, len(x), 256):
             index = order[start : start + 256]
             batch = _augment(x[index].float() / 255, generator)
@@ -220,18 +213,32 @@ def train_classifier(
             loss = loss_fn(net(batch), y[index])
             loss.backward()
             optimiser.step()
+            step += 1
             schedule.step()
-        net.eval()
-        with torch.no_grad():
-            accuracy = float((net(vx).argmax(1) == vy).float().mean())
+            if seconds is not None and progress(step) >= 1:
+                break
+        accuracy = _accuracy(net, vx, vy)
         print(
-            f"classifier epoch {epoch + 1}/{epochs}: loss {float(loss.detach()):.3f} "
-            f"val crop accuracy {accuracy:.4f} ({len(x)} training crops)",
+            f"classifier epoch {epoch}: loss {float(loss.detach()):.3f} "
+            f"val crop accuracy {accuracy:.4f} ({len(x)} training crops, "
+            f"{time.monotonic() - started:.0f} s)",
             flush=True,
         )
         export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
-        torch.save(net.state_dict(), out / "classifier-last.pt")
+        torch.save(net.state_dict(), out / f"{target.stem}.pt")
     return accuracy
+
+
+def _accuracy(net, vx, vy) -> float:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        hits = sum(
+            int((net(vx[i : i + 4096].float() / 255).argmax(1) == vy[i : i + 4096]).sum())
+            for i in range(0, len(vx), 4096)
+        )
+    return hits / max(len(vx), 1)
 
 
 def _initial_network(init: Path | None, width: int):  # type: ignore[no-untyped-def]
@@ -267,7 +274,8 @@ def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def
             return torch.softmax(self.net(x), dim=1)
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    model = WithSoftmax().eval()
+    device = next(net.parameters()).device
+    model = WithSoftmax().cpu().eval()
     torch.onnx.export(
         model,
         torch.zeros(1, 3, CROP_H, CROP_W),
@@ -278,3 +286,4 @@ def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def
         dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
         dynamo=False,
     )
+    net.to(device)

@@ -124,11 +124,13 @@ def write_detection_set(
     *,
     crops_per_image: int = 60,
     lettered: int = 0,
+    faces: dict[str, list[np.ndarray]] | None = None,
 ) -> None:
     """``count`` rectified tables for YOLO plus classifier crops (``crops.npz``) under ``out``;
-    ``lettered``: font-lettered flower faces per flower (see :func:`face_sets`)."""
+    ``lettered``: font-lettered flower faces per flower (see :func:`face_sets`); ``faces``:
+    face images already gathered (then ``shared`` and ``lettered`` are not used)."""
     rng = np.random.default_rng(seed)
-    faces = face_sets(shared, lettered)
+    faces = faces or face_sets(shared, lettered)
     for sub in ("images", "labels", "labels43"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     names = class_names()

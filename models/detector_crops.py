@@ -26,12 +26,19 @@ from vision.detector import OnnxBoxes
 
 
 def write_detector_crops(
-    out: Path, tables: int, seed: int, shared: Path | None, lettered: int = 0
+    out: Path,
+    tables: int,
+    seed: int,
+    shared: Path | None,
+    *,
+    lettered: int = 0,
+    faces: dict[str, list[np.ndarray]] | None = None,
 ) -> int:
     """Write ``out/crops.npz`` (x: N x 48 x 36 x 3 BGR, y: classifier outputs); returns N.
-    ``lettered``: font-lettered flower faces per flower (models.dataset.face_sets)."""
+    ``lettered``: font-lettered flower faces per flower (models.dataset.face_sets); ``faces``:
+    face images already gathered (then ``shared`` and ``lettered`` are not used)."""
     rng = np.random.default_rng(seed)
-    faces = face_sets(shared, lettered)
+    faces = faces or face_sets(shared, lettered)
     boxes_backend = OnnxBoxes(threshold=0.2)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -72,7 +79,7 @@ def main() -> None:
     parser.add_argument("--lettered", type=int, default=0, help="font-lettered faces per flower")
     args = parser.parse_args()
     shared = args.shared if args.shared.is_dir() else None
-    count = write_detector_crops(args.out, args.tables, args.seed, shared, args.lettered)
+    count = write_detector_crops(args.out, args.tables, args.seed, shared, lettered=args.lettered)
     print(f"wrote {count} crops from {args.tables} tables to {args.out}")
 
 

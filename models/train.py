@@ -9,7 +9,8 @@ the previous ones, exactly as models/weights/RECIPE.md lists)::
 A ``.pt`` passed as ``--model`` continues training from it; ``python -m models.onnx_checkpoint``
 turns the committed ONNX back into such a checkpoint.
 
-GPU: ``models/train_gpu.sh`` runs the same command with more images, more time and ``--device 0``.
+GPU: ``models/train_gpu.sh`` (``models.train_gpu``) renders on every core against a deadline,
+then trains both networks on the GPU at once, within minutes.
 Stages can be run alone with ``--stage data|detector|classifier|export``.
 """
 
@@ -52,8 +53,12 @@ def train_detector(
     model: str,
     name: str = "detector",
     data: Path | None = None,
+    workers: int = 2,
+    amp: bool | None = None,
 ) -> Path:
-    """Train from the architecture yaml, or continue from a checkpoint (``model`` a .pt)."""
+    """Train from the architecture yaml, or continue from a checkpoint (``model`` a .pt).
+    ``amp`` (default: on any accelerator) is mixed precision; ultralytics checks it by
+    downloading a model, so an offline GPU machine passes False."""
     from ultralytics import YOLO
 
     yolo = YOLO(model)
@@ -65,12 +70,12 @@ def train_detector(
         epochs=200,
         batch=batch,
         device=device,
-        workers=2,
+        workers=workers,
         project=str(out.resolve()),
         name=name,
         exist_ok=True,
         pretrained=model if continuing else False,  # False would re-initialise a checkpoint
-        amp=device != "cpu",
+        amp=device != "cpu" if amp is None else amp,
         plots=False,
         fliplr=0.5,
         degrees=3.0,

@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# Final training run on a GPU machine (one command; ~1 h on one modern GPU).
-# Same recipe as the CPU run, with more rendered tables, a longer detector schedule and a
-# larger batch. Writes models/weights/{detector,classifier,classifier-int8}.onnx and their
-# .sha256 files (the detector with its head cut, the int8 copy re-quantized from the new float).
+# The GPU run (models/train_gpu.py): ~7 minutes on one GPU machine with 16 cores, offline.
+# Prepare here (CPU machine, `train` extra), where ../shared and cairo exist:
+#   .venv/bin/python -m models.train_gpu pack .devdata/faces.npz --shared ../shared/datasets
+#   mkdir -p .devdata/datasets/camerash-tiles && cp -r ../shared/datasets/camerash-tiles/{labels.csv,tiles-resized} .devdata/datasets/camerash-tiles/
+#   .venv/bin/python -m models.onnx_checkpoint models/weights/detector.onnx .devdata/init.pt --images DIR
+#   wheels for Python 3.12 in .whl/: ultralytics==8.4.190 ultralytics-thop==2.2.3
+#     ultralytics-platform==0.1.99 polars==1.9.0 (the machine has torch, OpenCV, ONNX Runtime)
+# .devdata/ and .whl/ are git-ignored (.git/info/exclude) and travel with the tree. Results (three
+# classifier candidates, the continued detector, the log) land in $RESULTS; choose on the CPU
+# machine with `python -m models.evaluate` and record the choice in models/weights/RECIPE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install -e '.[train]'
-python -m models.train --out runs/vision-gpu --images 6000 --val-images 200 \
-    --detector-hours 0.8 --classifier-epochs 30 --batch 64 --device 0 "$@"
-python -m models.evaluate --out models/report
+RESULTS=${RESULTS:-${OUT:-runs/gpu/results}}
+if [ -d .whl ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl
+    export PYTHONPATH=/tmp/site:$PWD
+fi
+export YOLO_OFFLINE=1 PYTHONUNBUFFERED=1
+mkdir -p "$RESULTS"
+nvidia-smi --query-gpu=name,memory.total --format=csv || true
+python3 -m models.train_gpu run --faces .devdata/faces.npz --photos .devdata/datasets \
+    --detector-init .devdata/init.pt --results "$RESULTS" "$@" 2>&1 | tee "$RESULTS/log.txt"
