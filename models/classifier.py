@@ -219,7 +219,7 @@ def train_classifier(
                 break
         accuracy = _accuracy(net, vx, vy)
         print(
-            f"classifier epoch {epoch}: loss {float(loss.detach()):.3f} "
+            f"{target.stem} epoch {epoch}: loss {float(loss.detach()):.3f} "
             f"val crop accuracy {accuracy:.4f} ({len(x)} training crops, "
             f"{time.monotonic() - started:.0f} s)",
             flush=True,

@@ -12,12 +12,17 @@ from __future__ import annotations
 from dataclasses import asdict
 
 
-def engine_hands(hands: int, seed: int, frames: int = 5, arm_frames: int = 1) -> dict:
-    """Totals and per-hand figures over ``hands`` simulated hands (procedure ``wsom``)."""
+def engine_hands(
+    hands: int, seed: int, frames: int = 5, arm_frames: int = 1, final_frames: int = 10
+) -> dict:
+    """Totals and per-hand figures over ``hands`` simulated hands (procedure ``wsom``); the
+    final table of each hand stays in view ``final_frames`` frames (a second at 10 fps)."""
     from tilesight.perception_demo import PerceptionCheck
     from tilesight.pipeline import demo_hands
 
-    check = PerceptionCheck(frames, seed, frame_size=(1920, 1080), arm_frames=arm_frames)
+    check = PerceptionCheck(
+        frames, seed, frame_size=(1920, 1080), arm_frames=arm_frames, final_frames=final_frames
+    )
     for hand in demo_hands("wsom", seed, hands):
         check.start_hand(hand.number)
         for action in hand.actions:

@@ -114,8 +114,11 @@ class PerceptionCheck:
         *,
         frame_size: tuple[int, int] = FRAME_SIZE,
         arm_frames: int = 0,
+        final_frames: int = 0,
     ):
-        """``arm_frames`` of each change's frames show an arm reaching over the table first."""
+        """``arm_frames`` of each change's frames show an arm reaching over the table first;
+        ``final_frames`` more frames show the table at rest after the hand's last change (a
+        real camera keeps watching while the win is checked and scored)."""
         if frames_per_action < 1 or not 0 <= arm_frames < frames_per_action:
             raise ValueError(
                 f"need frames per action >= 1 and 0 <= arm frames < that, got "
@@ -124,6 +127,7 @@ class PerceptionCheck:
         self.frames_per_action = frames_per_action
         self.frame_size = frame_size
         self.arm_frames = arm_frames
+        self.final_frames = final_frames
         self.out = out
         self.rng = np.random.default_rng(seed)
         self.faces = {name: [image] for name, image in load_faces().items()}
@@ -145,9 +149,11 @@ class PerceptionCheck:
     def observe(self, action: act.Action) -> None:
         """Update the visible table for one simulator action; render and read it if it changed."""
         if self._apply(action):
-            self._look()
+            self._look(self.frames_per_action, self.arm_frames)
 
     def finish_hand(self) -> HandPerception:
+        if self.reader is not None:
+            self._look(self.final_frames, arm_frames=0)
         result = compare(self.number, self.truth, self.read)
         result.frames, result.seconds = self.frames, self.seconds
         result.render_seconds = self.render_seconds
@@ -190,15 +196,15 @@ class PerceptionCheck:
                     return True
         return False  # draws, flowers, concealed kongs, wins: nothing the reader compares
 
-    def _look(self) -> None:
-        for index in range(self.frames_per_action):
+    def _look(self, frames: int, arm_frames: int) -> None:
+        for index in range(frames):
             started = time.monotonic()
             frame = render_frame(
                 self.spec,
                 self.faces,
                 self.rng,
                 frame_size=self.frame_size,
-                arms=1 if index < self.arm_frames else 0,
+                arms=1 if index < arm_frames else 0,
                 corners=self.corners,
                 distortion=0.0,  # the calibration is a plain homography
                 table_seed=self.table_seed,

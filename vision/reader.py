@@ -24,18 +24,18 @@ from typing import cast
 import cv2
 import numpy as np
 
-from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
+from engine.tiles import RelativeSeat
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
 from vision.detector import CANVAS, Detection, Detector
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import (
-    MeldObservation,
     SeatObservation,
     Stabiliser,
     TableDetection,
     TableObservation,
 )
+from vision.table_diff import a_whole_hand, diff, meld_of
 from vision.zones import seat_of
 
 
@@ -76,21 +76,6 @@ class FeltCheck:
         ratio = pixels.sum(axis=1) / felt.sum()
         felt_like = (chroma < 0.05) & (ratio > 0.5) & (ratio < 1.6)
         return bool(np.mean(felt_like) > 0.85)
-
-
-def meld_of(observed: MeldObservation) -> Meld | None:
-    """The engine meld an observation shows, or None when the tiles make no meld."""
-    tiles = observed.tiles
-    if len(tiles) == 4:
-        kind = MeldKind.KONG
-    elif len(set(tiles)) == 1:
-        kind = MeldKind.PUNG
-    else:
-        kind = MeldKind.CHOW
-    try:
-        return Meld(kind, tiles, observed.source, tiles[observed.sideways_index])
-    except ValueError:
-        return None
 
 
 @dataclass
@@ -264,14 +249,7 @@ def _melds_in_flux(now: SeatObservation, reported: int) -> bool:
     read for a moment). Each half alone held discards too long; see docs/vision.md."""
     if any(meld_of(meld) is None for meld in now.melds):
         return True
-    return len(now.melds) < reported and bool(now.revealed) and not _a_whole_hand(now)
-
-
-def _a_whole_hand(seat: SeatObservation) -> bool:
-    """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
-    each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
-    hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
-    return bool(seat.revealed) and len(seat.revealed) + 3 * len(seat.melds) >= 13
+    return len(now.melds) < reported and bool(now.revealed) and not a_whole_hand(now)
 
 
 def in_play_order(
@@ -299,66 +277,3 @@ def in_play_order(
         return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn, 1
 
     return sorted(events, key=key)
-
-
-def diff(
-    before: TableObservation | None, after: TableObservation, frame: int
-) -> list[dict[str, object]]:
-    events: list[dict[str, object]] = []
-    for seat, now in enumerate(after.seats):
-        old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
-        old_melds: tuple[MeldObservation, ...] = () if before is None else before.seats[seat].melds
-        old_revealed: tuple[Tile, ...] = () if before is None else before.seats[seat].revealed
-        river = now.river
-        if river[: len(old_river)] == old_river:
-            for index in range(len(old_river), len(river)):
-                row, column = divmod(index, 6)
-                events.append(
-                    {
-                        "type": "discard",
-                        "seat": seat,
-                        "tile": str(river[index]),
-                        "index": index,
-                        "row": row,
-                        "column": column,
-                        "frame": frame,
-                    }
-                )
-        elif old_river[: len(river)] == river:
-            for tile in old_river[len(river) :]:
-                events.append(
-                    {"type": "river_taken", "seat": seat, "tile": str(tile), "frame": frame}
-                )
-        else:
-            events.append(
-                {
-                    "type": "river_corrected",
-                    "seat": seat,
-                    "river": [str(t) for t in river],
-                    "frame": frame,
-                }
-            )
-        for observed in now.melds:
-            if observed in old_melds:
-                continue
-            meld = meld_of(observed)
-            event: dict[str, object] = {
-                "type": "meld",
-                "seat": seat,
-                "tiles": [str(t) for t in observed.tiles],
-                "source": observed.source.name.lower(),
-                "claimed": str(observed.tiles[observed.sideways_index]),
-                "frame": frame,
-            }
-            event["kind"] = meld.kind.value if meld else "unreadable"
-            events.append(event)
-        if now.revealed != old_revealed and _a_whole_hand(now):
-            events.append(
-                {
-                    "type": "hand_revealed",
-                    "seat": seat,
-                    "tiles": [str(t) for t in now.revealed],
-                    "frame": frame,
-                }
-            )
-    return events

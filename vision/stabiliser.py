@@ -210,17 +210,26 @@ class Stabiliser:
         return bool(near) and all(i in seen for i in near)
 
     def observation(self) -> TableObservation:
-        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
+        """What the confirmed tracks show. A river slot holds one tile: when two tracks fall in
+        one slot (a second box over part of a discard, kept apart from it), the one seen most
+        is the tile; the other is not a discard."""
+        slots: dict[tuple[int, int, int], _Track] = {}
         rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
         for track in self.tracks:
             if not track.confirmed:
                 continue
             place = place_of(track.x, track.y)
             if place.zone == "river" and place.row is not None and place.column is not None:
-                rivers[place.seat].append((place.row, place.column, track.tile))
+                slot = (place.seat, place.row, place.column)
+                held = slots.get(slot)
+                if held is None or track.votes.total() > held.votes.total():
+                    slots[slot] = track
             elif place.zone == "hand_row":
                 half = (TILE_H if track.sideways else TILE_W) / 2
                 rows[place.seat].append((place.u - half, place.u + half, track))
+        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
+        for (seat, row, column), track in slots.items():
+            rivers[seat].append((row, column, track.tile))
         seats = []
         for seat in range(4):
             river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))

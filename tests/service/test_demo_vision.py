@@ -127,3 +127,13 @@ def test_vision_frames_must_be_positive() -> None:
 def test_arm_frames_must_leave_a_clear_frame(frames: int, arms: int) -> None:
     with pytest.raises(ValueError, match="frames per action"):
         PerceptionCheck(frames, arm_frames=arms)
+
+
+def test_the_final_table_stays_in_view_for_the_final_frames() -> None:
+    check = PerceptionCheck(2, seed=5, frame_size=(960, 540), final_frames=3)
+    check.start_hand(1)
+    assert check.finish_hand().frames == 0  # nothing was ever seen: no camera frames at all
+    check.start_hand(2)
+    check.observe(act.Discard(seat=0, tile=Tile.parse("5m")))
+    assert check.frames == 2
+    assert check.finish_hand().frames == 2 + 3

@@ -149,3 +149,21 @@ def test_a_tile_read_unsurely_stays_but_a_faint_box_on_bare_felt_keeps_nothing()
     for _ in range(3):  # N was taken; a faint box lingers where felt shows
         observed = stabiliser.update([river[0], unsure, river[2]], felt_at_n)
     assert observed.seats[2].river == _tiles("F E")
+
+
+def test_a_second_box_over_a_discard_is_not_a_second_discard() -> None:
+    """A wide stray box over part of a river tile (it reads as turned, so it does not crowd
+    the upright tile's track) keeps its own track; the slot still shows one tile."""
+    stabiliser = Stabiliser(confirm_frames=3)
+    river = _river(1, ["7s", "9s", "4s"])
+    for _ in range(3):
+        stabiliser.update(river)
+    x, y = river[1].x, river[1].y
+    stray = TableDetection("9s", x + 0.004, y + 0.004, sideways=True, confidence=0.9)
+    for _ in range(6):
+        observed = stabiliser.update([*river, stray])
+        assert observed.seats[1].river == _tiles("7s 9s 4s")
+    assert sum(track.confirmed for track in stabiliser.tracks) == 4  # the stray is tracked
+    for _ in range(3):  # the stray outlasts the tile's own box: still one tile in the slot
+        observed = stabiliser.update([river[0], river[2], stray])
+    assert observed.seats[1].river == _tiles("7s 9s 4s")

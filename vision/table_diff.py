@@ -1,0 +1,128 @@
+"""What changed between two stabilised observations of the table, as reader events."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.tiles import Meld, MeldKind, Tile
+from vision.stabiliser import MeldObservation, SeatObservation, TableObservation
+
+
+def meld_of(observed: MeldObservation) -> Meld | None:
+    """The engine meld an observation shows, or None when the tiles make no meld."""
+    tiles = observed.tiles
+    if len(tiles) == 4:
+        kind = MeldKind.KONG
+    elif len(set(tiles)) == 1:
+        kind = MeldKind.PUNG
+    else:
+        kind = MeldKind.CHOW
+    try:
+        return Meld(kind, tiles, observed.source, tiles[observed.sideways_index])
+    except ValueError:
+        return None
+
+
+def a_whole_hand(seat: SeatObservation) -> bool:
+    """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
+    each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
+    hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
+    return bool(seat.revealed) and len(seat.revealed) + 3 * len(seat.melds) >= 13
+
+
+def diff(
+    before: TableObservation | None, after: TableObservation, frame: int
+) -> list[dict[str, object]]:
+    events: list[dict[str, object]] = []
+    for seat, now in enumerate(after.seats):
+        old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
+        old_melds: tuple[MeldObservation, ...] = () if before is None else before.seats[seat].melds
+        old_revealed: tuple[Tile, ...] = () if before is None else before.seats[seat].revealed
+        river = now.river
+        if river[: len(old_river)] == old_river:
+            events += _discards(seat, river, len(old_river), frame)
+        elif old_river[: len(river)] == river:
+            for tile in old_river[len(river) :]:
+                events.append(
+                    {"type": "river_taken", "seat": seat, "tile": str(tile), "frame": frame}
+                )
+        else:
+            events.append(
+                {
+                    "type": "river_corrected",
+                    "seat": seat,
+                    "river": [str(t) for t in river],
+                    "frame": frame,
+                }
+            )
+            events += _discards(seat, river, _end_of_old(old_river, river), frame)
+        for observed in now.melds:
+            if observed in old_melds:
+                continue
+            meld = meld_of(observed)
+            event: dict[str, object] = {
+                "type": "meld",
+                "seat": seat,
+                "tiles": [str(t) for t in observed.tiles],
+                "source": observed.source.name.lower(),
+                "claimed": str(observed.tiles[observed.sideways_index]),
+                "frame": frame,
+            }
+            event["kind"] = meld.kind.value if meld else "unreadable"
+            events.append(event)
+        if now.revealed != old_revealed and a_whole_hand(now):
+            events.append(
+                {
+                    "type": "hand_revealed",
+                    "seat": seat,
+                    "tiles": [str(t) for t in now.revealed],
+                    "frame": frame,
+                }
+            )
+    return events
+
+
+def _discards(
+    seat: int, river: tuple[Tile, ...], start: int, frame: int
+) -> list[dict[str, object]]:
+    """Discard events for ``river[start:]``."""
+    return [
+        {
+            "type": "discard",
+            "seat": seat,
+            "tile": str(river[index]),
+            "index": index,
+            "row": index // 6,
+            "column": index % 6,
+            "frame": frame,
+        }
+        for index in range(start, len(river))
+    ]
+
+
+def _end_of_old(old: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:
+    """Where the published river ``old`` ends in a corrected river ``new``: just after the
+    tile that ``old``'s last tile is in the best alignment of the two (longest common
+    subsequence), so tiles after it are new discards; ``len(new)`` (none new) when the
+    alignment leaves ``old``'s last tile unmatched (the last tile itself was corrected), or
+    when a tile after it is one that left the old river (tiles read in another order)."""
+    if not old:
+        return 0
+    common = _common_lengths(old[:-1], new)
+    best = _common_lengths(old, new)[len(old)][len(new)]
+    for j in range(len(new) - 1, -1, -1):
+        if new[j] == old[-1] and common[len(old) - 1][j] == best - 1:
+            gone = Counter(old) - Counter(new[: j + 1])
+            return len(new) if gone & Counter(new[j + 1 :]) else j + 1
+    return len(new)
+
+
+def _common_lengths(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> list[list[int]]:
+    """``table[i][j]``: the longest common subsequence of ``a[:i]`` and ``b[:j]``."""
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            table[i + 1][j + 1] = (
+                table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
+            )
+    return table
