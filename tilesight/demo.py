@@ -192,7 +192,8 @@ def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | No
         return None
     from tilesight.perception_demo import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
 
-    return PerceptionCheck(options.vision_frames_per_action, options.seed, out)
+    # the last table of a hand stays in view a second (10 frames) while the win is scored
+    return PerceptionCheck(options.vision_frames_per_action, options.seed, out, final_frames=10)
 
 
 def _printer(out: TextIO) -> Callable[[int, str], None]:

@@ -134,9 +134,9 @@ class TableReader:
             for e in changes
             if e["type"] == "meld" and self._is_added_kong(int(str(e["seat"])), e)
         }
-        events = in_play_order(changes, last, upgrades)
         self._forget_cleared_melds(observation)
-        events = self._infer_claimed_discards([e for e in events if self._is_news(e, observation)])
+        news = [e for e in changes if self._is_news(e, observation)]  # a flicker is no claim
+        events = self._infer_claimed_discards(in_play_order(news, last, upgrades))
         earlier = self.published.seats if self.published else observation.seats
         for seat, (old, new) in enumerate(zip(earlier, observation.seats, strict=True)):
             if old.river != new.river:

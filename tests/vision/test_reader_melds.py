@@ -249,3 +249,19 @@ def test_an_added_kong_comes_before_its_discard_and_the_next_seats() -> None:
         ("discard", 3, "N", False),
         ("discard", 0, "N", False),
     ]
+
+
+def test_a_meld_seen_again_is_no_claim_when_ordering_the_discards_with_it() -> None:
+    """A reported pung that flickers out and back (an arm, a tile nudged) comes back in the frame
+    that also settles two seats' discards: only a new claim puts its seat's discard after the
+    others; this one must not (the demo's seed 1, hand 2, read seat 2 before seat 1)."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.rivers[0] = ["1m"]
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
+    assert _events(reader, spec) == [("discard", 0, "1m", False), ("meld", 1, "pung", False)]
+    spec.melds[1] = []
+    assert _events(reader, spec) == []
+    spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
+    spec.rivers[1], spec.rivers[2] = ["2p"], ["3p"]
+    assert _events(reader, spec) == [("discard", 1, "2p", False), ("discard", 2, "3p", False)]
