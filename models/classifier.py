@@ -192,12 +192,16 @@ def train_classifier(
     net = _initial_network(init, width).to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps_per_epoch = (len(x) + 255) // 256
+    begun = time.monotonic()
     if seconds is not None:
         epochs = 10**6  # until the time is up
-        begun = time.monotonic()
-        progress = lambda step: (time.monotonic() - begun) / seconds  # noqa: E731
-    else:
-        progress = lambda step: step / (epochs * steps_per_epoch)  # noqa: E731
+
+    def progress(step: int) -> float:
+        """How far the run is: by the clock with ``seconds``, else by steps."""
+        if seconds is not None:
+            return (time.monotonic() - begun) / seconds
+        return step / (epochs * steps_per_epoch)
+
     schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda step: one_cycle(progress(step)))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     generator = torch.Generator(device=device).manual_seed(0)

@@ -108,8 +108,8 @@ def _end_of_old(old: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:
     when a tile after it is one that left the old river (tiles read in another order)."""
     if not old:
         return 0
-    common = _common_lengths(old[:-1], new)
-    best = _common_lengths(old, new)[len(old)][len(new)]
+    common = _common_lengths(old, new)  # its row len(old) - 1 is old[:-1] against new
+    best = common[len(old)][len(new)]
     for j in range(len(new) - 1, -1, -1):
         if new[j] == old[-1] and common[len(old) - 1][j] == best - 1:
             gone = Counter(old) - Counter(new[: j + 1])
