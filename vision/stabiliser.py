@@ -70,6 +70,11 @@ class _Track:
 
 MATCH_RADIUS = 0.45 * TILE_W  # a detection this close to a track is that tile seen again
 CROWD_RADIUS = 0.6 * TILE_W  # neighbouring tiles' centres are at least a tile width apart
+SAME_TILE = 0.8 * TILE_W  # two confirmed river tracks this close are one tile seen twice
+
+
+def _apart(a: _Track, b: _Track) -> float:
+    return float(((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5)
 
 
 class Stabiliser:
@@ -210,26 +215,24 @@ class Stabiliser:
         return bool(near) and all(i in seen for i in near)
 
     def observation(self) -> TableObservation:
-        """What the confirmed tracks show. A river slot holds one tile: when two tracks fall in
-        one slot (a second box over part of a discard, kept apart from it), the one seen most
-        is the tile; the other is not a discard."""
-        slots: dict[tuple[int, int, int], _Track] = {}
+        """What the confirmed tracks show. Two river tracks closer than ``SAME_TILE`` are one
+        tile (tiles never overlap): a second box over part of a discard, kept apart from its
+        track (a wide stray reads as turned, so it does not crowd the upright tile), is not a
+        second discard; the track seen most is the tile."""
+        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
         rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
-        for track in self.tracks:
-            if not track.confirmed:
-                continue
+        kept: list[_Track] = []
+        confirmed = [t for t in self.tracks if t.confirmed]
+        for track in sorted(confirmed, key=lambda t: t.votes.total(), reverse=True):
             place = place_of(track.x, track.y)
             if place.zone == "river" and place.row is not None and place.column is not None:
-                slot = (place.seat, place.row, place.column)
-                held = slots.get(slot)
-                if held is None or track.votes.total() > held.votes.total():
-                    slots[slot] = track
+                if any(_apart(track, other) < SAME_TILE for other in kept):
+                    continue
+                kept.append(track)
+                rivers[place.seat].append((place.row, place.column, track.tile))
             elif place.zone == "hand_row":
                 half = (TILE_H if track.sideways else TILE_W) / 2
                 rows[place.seat].append((place.u - half, place.u + half, track))
-        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
-        for (seat, row, column), track in slots.items():
-            rivers[seat].append((row, column, track.tile))
         seats = []
         for seat in range(4):
             river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
