@@ -36,12 +36,17 @@ def write_checksum(path: Path) -> str:
 def make_data(out: Path, images: int, val_images: int, shared: Path | None) -> Path:
     write_detection_set(out / "data" / "train", images, seed=1, shared=shared)
     write_detection_set(out / "data" / "val", val_images, seed=2, shared=shared)
-    yaml = out / "data" / "tiles.yaml"
-    yaml.write_text(
-        f"path: {(out / 'data').resolve()}\ntrain: train/images\nval: val/images\n"
+    return detection_yaml(out / "data" / "tiles.yaml", ["train"], "val")
+
+
+def detection_yaml(target: Path, train: list[str], val: str) -> Path:
+    """An ultralytics data file for folders (beside ``target``) of images and labels."""
+    listed = "".join(f"  - {name}/images\n" for name in train)
+    target.write_text(
+        f"path: {target.parent.resolve()}\ntrain:\n{listed}val: {val}/images\n"
         "names:\n  0: tile\n  1: back\n"
     )
-    return yaml
+    return target
 
 
 def train_detector(

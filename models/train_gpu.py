@@ -108,9 +108,10 @@ def train_candidate(
 ) -> None:
     """One classifier candidate, written to ``results/classifier-NAME.onnx`` every epoch."""
     from models.classifier import train_classifier
+    from models.train import WEIGHTS
 
     options = dict(CANDIDATES[name])
-    init = Path("models/weights/classifier.onnx") if name == "finetune" else None
+    init = WEIGHTS / "classifier.onnx" if name == "finetune" else None
     train_classifier(
         out,
         0,
@@ -138,14 +139,10 @@ def train_detector_for(
     workers: int,
 ) -> None:
     """Continue the detector from ``init`` for ``seconds``; copy best.pt and results.csv."""
-    from models.train import train_detector
+    from models.train import detection_yaml, train_detector
 
-    yaml = out / "data" / "tiles-gpu.yaml"
-    train = "".join(f"  - {name}/images\n" for name in sets if name.startswith("tables"))
-    yaml.write_text(
-        f"path: {(out / 'data').resolve()}\ntrain:\n{train}val: val/images\n"
-        "names:\n  0: tile\n  1: back\n"
-    )
+    tables = [name for name in sets if name.startswith("tables")]
+    yaml = detection_yaml(out / "data" / "tiles-gpu.yaml", tables, "val")
     best = train_detector(
         out,
         seconds / 3600,
@@ -204,7 +201,10 @@ def run(args: argparse.Namespace) -> None:
         job.start()
     for job in jobs:
         job.join()
-    print(f"done in {time.time() - began:.0f} s; exit codes {[job.exitcode for job in jobs]}")
+    codes = [job.exitcode for job in jobs]
+    print(f"done in {time.time() - began:.0f} s; exit codes {codes}")
+    if any(codes):
+        raise SystemExit(f"a training job failed (exit codes {codes})")
 
 
 def main() -> None:
