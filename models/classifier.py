@@ -115,6 +115,7 @@ def _training_crops(
     photo_copies: int,
     lettered_flowers: int,
     flower_boost: int,
+    numbered_flowers: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     sets = [np.load(out / "data" / name / "crops.npz") for name in crop_sets]
     rendered_x = np.concatenate([data["x"] for data in sets])
@@ -131,6 +132,12 @@ def _training_crops(
         lx, ly = lettered_flower_crops(lettered_flowers, copies=4, seed=11)
         xs.append(lx)
         ys.append(ly)
+    if numbered_flowers:
+        from models.numbered_flowers import numbered_flower_crops
+
+        nx, ny = numbered_flower_crops(numbered_flowers, copies=8, seed=13)
+        xs.append(nx)
+        ys.append(ny)
     all_x, all_y = np.concatenate(xs), np.concatenate(ys)
     flowers = (all_y >= 2 * 34) & (all_y < 2 * 42)
     all_x = np.concatenate([all_x, *[all_x[flowers]] * (flower_boost - 1)])
@@ -154,6 +161,7 @@ def train_classifier(
     val_set: str = "val",
     frozen_norm: bool = False,
     lettered_flowers: int = 0,
+    numbered_flowers: int = 0,
     device: str = "cpu",
     seconds: float | None = None,
 ) -> float:
@@ -164,7 +172,9 @@ def train_classifier(
     rendered crops (the photo crops are always all used). ``init`` may be a state dict (.pt)
     or an exported classifier (.onnx, see :func:`network_from_onnx`); ``frozen_norm`` keeps
     the batch norms' statistics fixed while training. ``lettered_flowers`` adds that many
-    font-lettered faces per flower (models.font_flowers; none without the fonts), 4 crops each.
+    font-lettered faces per flower (models.font_flowers; none without the fonts), 4 crops each;
+    ``numbered_flowers`` that many faces per flower told apart by their corner numeral and
+    character (models.numbered_flowers), 8 crops each.
     ``device`` is a torch device ("cuda" keeps every crop on the GPU). With ``seconds`` the
     run lasts that long instead of ``epochs`` epochs, its learning rate following elapsed time.
     """
@@ -183,6 +193,7 @@ def train_classifier(
         photo_copies=photo_copies,
         lettered_flowers=lettered_flowers,
         flower_boost=flower_boost,
+        numbered_flowers=numbered_flowers,
     )
     x = torch.from_numpy(all_x).permute(0, 3, 1, 2).contiguous().to(device)
     y = torch.from_numpy(all_y).to(device)

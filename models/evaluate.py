@@ -148,7 +148,7 @@ def real_crops(detector: Detector, shared: Path, other) -> dict:  # type: ignore
     batch = np.stack(
         [crop_tile(photo, (0, 0, photo.shape[1], photo.shape[0]), pad=0.0) for _, photo in crops]
     )
-    kinds = kind_probabilities(detector.classifier.classify(batch))
+    kinds = kind_probabilities(detector.read_crops(batch))
     names = class_names()
     right: dict[str, list[bool]] = {}
     for (name, _), row in zip(crops, kinds, strict=True):

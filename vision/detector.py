@@ -208,7 +208,7 @@ class Detector:
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
-        ``second_look_below``: see :meth:`_read_crops` (0 turns it off)."""
+        ``second_look_below``: see :meth:`read_crops` (0 turns it off)."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
@@ -235,19 +235,18 @@ class Detector:
         self, boxes: np.ndarray, crops: np.ndarray, memory: CropMemory | None
     ) -> np.ndarray:
         if memory is None:
-            return self._read_crops(crops)
-        return memory.read_through(boxes, crops, self._read_crops)
+            return self.read_crops(crops)
+        return memory.read_through(boxes, crops, self.read_crops)
 
-    def _read_crops(self, crops: np.ndarray) -> np.ndarray:
+    def read_crops(self, crops: np.ndarray) -> np.ndarray:
         """Classifier outputs; a crop whose best kind scores under ``second_look_below`` is read
         again turned half round, and the two readings averaged (upright and upside-down
         outputs swapped back): a blurred numeral often reads better one way up."""
         probs = self.classifier.classify(crops)
         unsure = np.flatnonzero(kind_probabilities(probs).max(axis=1) < self.second_look_below)
-        if len(unsure) == 0:
-            return probs
-        turned = np.ascontiguousarray(crops[unsure, ::-1, ::-1])
-        probs[unsure] = (probs[unsure] + turned_half(self.classifier.classify(turned))) / 2
+        if len(unsure):
+            turned = np.ascontiguousarray(crops[unsure, ::-1, ::-1])
+            probs[unsure] = (probs[unsure] + turned_half(self.classifier.classify(turned))) / 2
         return probs
 
     def _read_canvas(

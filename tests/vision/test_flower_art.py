@@ -39,3 +39,28 @@ def test_font_lettered_flowers_need_the_fonts_and_ink_their_top_corner(tmp_path)
             assert image.shape == (FACE_H, FACE_W, 3)
             top = image[:50].astype(int).sum(axis=2) < 450  # the character, 26-42 px
             assert top.sum() > 40
+
+
+def test_numbered_flower_faces_carry_numeral_and_crop_both_ways_up() -> None:
+    """models/numbered_flowers.py (training data): each flower's faces differ, carry ink in the
+    top band (numeral and/or character), and cut to 48x36 crops labelled upright and upside
+    down for their own flower only; the same seed gives the same faces."""
+    from models.numbered_flowers import numbered_flower_crops, numbered_flower_faces
+    from vision.crops import TILE_NAMES
+
+    faces = numbered_flower_faces(np.random.default_rng(3), variants=4)
+    again = numbered_flower_faces(np.random.default_rng(3), variants=4)
+    assert sorted(faces) == [f"{rank}f" for rank in range(1, 9)]
+    for name, images in faces.items():
+        assert len(images) == 4
+        assert not np.array_equal(images[0], images[1])
+        assert all(np.array_equal(a, b) for a, b in zip(images, again[name], strict=True))
+        for image in images:
+            assert image.shape == (FACE_H, FACE_W, 3)
+            top = image[4:56].astype(int).sum(axis=2) < 450
+            assert top.sum() > 30
+    crops, labels = numbered_flower_crops(variants=2, copies=4, seed=1)
+    assert crops.shape == (8 * 2 * 4, 48, 36, 3)
+    first = 2 * TILE_NAMES.index("1f")
+    assert set(labels.tolist()) == set(range(first, first + 16))
+    assert np.array_equal(labels[:8] // 2, np.full(8, first // 2))

@@ -136,7 +136,7 @@ def test_a_plain_one_output_export_reads_the_same_boxes(faces) -> None:
 
 
 def test_a_crop_turned_half_round_reads_the_same_once_its_outputs_are_swapped(faces) -> None:
-    """The second look (Detector._read_crops) averages a crop's outputs with those of the crop
+    """The second look (Detector.read_crops) averages a crop's outputs with those of the crop
     turned 180 degrees; ``turned_half`` must map the latter back: same design, same way up."""
     from vision.crops import crop_tile, turned_half
     from vision.detector import OnnxClassifier
@@ -152,6 +152,6 @@ def test_a_crop_turned_half_round_reads_the_same_once_its_outputs_are_swapped(fa
     straight = classifier.classify(crops).argmax(axis=1)
     turned = turned_half(classifier.classify(np.ascontiguousarray(crops[:, ::-1, ::-1])))
     assert float(np.mean(turned.argmax(axis=1) == straight)) >= 0.9
-    plain = Detector(second_look_below=0.0)._read_crops(crops)
-    second = Detector(second_look_below=1.01)._read_crops(crops)
+    plain = Detector(second_look_below=0.0).read_crops(crops)
+    second = Detector(second_look_below=1.01).read_crops(crops)
     assert np.allclose(second, (plain + turned) / 2, atol=1e-5)
