@@ -15,8 +15,15 @@ from models.crop_sets import lettered_flower_crops, photo_crops
 from vision.crops import CLASSES_OUT, CROP_H, CROP_W
 
 
-def build_network(width: int = 16):  # type: ignore[no-untyped-def]
-    """TileNet: three conv stages (``width``, 2x, 4x channels) and a small dense head."""
+def build_network(  # type: ignore[no-untyped-def]
+    width: int = 16,
+    outputs: int = CLASSES_OUT,
+    crop: tuple[int, int] = (CROP_H, CROP_W),
+    final_pool: int = 1,
+):
+    """TileNet: three conv stages (``width``, 2x, 4x channels) and a small dense head, for
+    ``crop`` (height, width) inputs and ``outputs`` classes; ``final_pool`` > 1 max-pools the
+    last stage that much more (a smaller head for larger crops)."""
     import torch
     from torch import nn
 
@@ -37,13 +44,15 @@ def build_network(width: int = 16):  # type: ignore[no-untyped-def]
                 *block(w2, w3),
                 *block(w3, w3),
                 nn.MaxPool2d(2),
+                *([nn.MaxPool2d(final_pool)] if final_pool > 1 else []),
             )
+            cells = (crop[0] // (8 * final_pool)) * (crop[1] // (8 * final_pool))
             self.head = nn.Sequential(
                 nn.Flatten(),
                 nn.Dropout(0.3),
-                nn.Linear(w3 * (CROP_H // 8) * (CROP_W // 8), 192),
+                nn.Linear(w3 * cells, 192),
                 nn.ReLU(),
-                nn.Linear(192, CLASSES_OUT),
+                nn.Linear(192, outputs),
             )
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -277,7 +286,9 @@ def _train_mode(net, frozen_norm: bool) -> None:  # type: ignore[no-untyped-def]
                 module.eval()
 
 
-def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def]
+def export_classifier(  # type: ignore[no-untyped-def]
+    net, target: Path, crop: tuple[int, int] = (CROP_H, CROP_W)
+) -> None:
     import torch
 
     class WithSoftmax(torch.nn.Module):
@@ -293,7 +304,7 @@ def export_classifier(net, target: Path) -> None:  # type: ignore[no-untyped-def
     model = WithSoftmax().cpu().eval()
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, CROP_H, CROP_W),
+        torch.zeros(1, 3, *crop),
         str(target),
         opset_version=17,
         input_names=["crops"],

@@ -28,10 +28,15 @@ def lettered_flower_crops(variants: int, copies: int, seed: int) -> tuple[np.nda
 
 
 def jittered_crops(
-    items: list[tuple[str, np.ndarray]], copies: int, seed: int
+    items: list[tuple[str, np.ndarray]],
+    copies: int,
+    seed: int,
+    size: tuple[int, int] = (CROP_W, CROP_H),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each (name, face image) shrunk to crop size ``copies`` times, both ways up, jittered."""
+    """Each (name, face image) shrunk to ``size`` (width, height) ``copies`` times, both ways
+    up, jittered."""
     rng = np.random.default_rng(seed)
+    crop_w, crop_h = size
     xs, ys = [], []
     for name, photo in items:
         kind = TILE_NAMES.index(name)
@@ -39,17 +44,17 @@ def jittered_crops(
             h, w = photo.shape[:2]
             dx, dy = rng.uniform(-0.06, 0.06, 2) * (w, h)
             box = np.float32([[dx, dy], [w + dx, dy], [w + dx, h + dy]])
-            size = np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]])
-            matrix = cv2.getAffineTransform(box, size)
+            corners = np.float32([[0, 0], [crop_w, 0], [crop_w, crop_h]])
+            matrix = cv2.getAffineTransform(box, corners)
             if copy >= 8:  # beyond the plain copies: a slight turn and zoom, as on a table
                 turn = cv2.getRotationMatrix2D(
-                    (CROP_W / 2, CROP_H / 2), rng.uniform(-5, 5), rng.uniform(0.92, 1.06)
+                    (crop_w / 2, crop_h / 2), rng.uniform(-5, 5), rng.uniform(0.92, 1.06)
                 )
                 matrix = turn @ np.vstack([matrix, [0, 0, 1]])
             crop = cv2.warpAffine(
                 photo,
                 matrix,
-                (CROP_W, CROP_H),
+                (crop_w, crop_h),
                 flags=cv2.INTER_AREA,
                 borderMode=cv2.BORDER_REPLICATE,
             )
@@ -58,12 +63,12 @@ def jittered_crops(
             if copy % 2:
                 scale = rng.uniform(0.5, 0.9)
                 small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-                crop = cv2.resize(small, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR)
+                crop = cv2.resize(small, (crop_w, crop_h), interpolation=cv2.INTER_LINEAR)
             upside_down = copy % 4 >= 2
             if upside_down:
                 crop = cv2.rotate(crop, cv2.ROTATE_180)
             xs.append(crop)
             ys.append(2 * kind + int(upside_down))
     if not xs:
-        return np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+        return np.zeros((0, crop_h, crop_w, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)

@@ -3,8 +3,8 @@
 On real flower tiles the picture changes from set to set; what stays is a numeral 1-4 in a top
 corner and the plant's or season's character (梅蘭菊竹 / 春夏秋冬) in the other. Hong Kong sets
 mostly put a season's numeral on the left and a plant's on the right, but not all do (our own MCR
-faces put every numeral on the left), so the side leans only 60:40 here; some sets letter only the
-character. Here the picture is usually another flower's (so it cannot be learnt
+faces put every numeral on the left), so the side leans only a little (``side_lean``); some sets
+letter only the character. Here the picture is usually another flower's (so it cannot be learnt
 as the answer), the numeral is drawn in one of OpenCV's Hershey fonts (or, with Pillow, a DejaVu
 face when installed) or as the Chinese numeral cut from our 一二三四 faces, in any of five inks.
 Nothing is fetched; no CJK font is needed.
@@ -70,8 +70,12 @@ def _draw_digit(canvas: np.ndarray, digit: int, box: tuple[int, int, int, int], 
     paste_ink(canvas, ink_of(sheet), box, ink)
 
 
-def numbered_flower_faces(rng: np.random.Generator, variants: int) -> dict[str, list[np.ndarray]]:
-    """``variants`` faces per flower ``1f``-``8f`` whose numeral and character decide it."""
+def numbered_flower_faces(
+    rng: np.random.Generator, variants: int, own_motif: float = 0.3, side_lean: float = 0.1
+) -> dict[str, list[np.ndarray]]:
+    """``variants`` faces per flower ``1f``-``8f`` whose numeral and character decide it; a
+    plant flower shows its own plant with probability ``own_motif`` (seasons any plant); a
+    season's numeral is on the left with probability 0.5 + ``side_lean``, a plant's 0.5 -."""
     ours = load_faces()
     out: dict[str, list[np.ndarray]] = {}
     for rank in range(1, 9):
@@ -81,10 +85,10 @@ def numbered_flower_faces(rng: np.random.Generator, variants: int) -> dict[str, 
         faces = []
         for _ in range(variants):
             paper = int(rng.integers(214, 250))
-            canvas = picture_face(rank, rng, paper=paper, tint=(-16, 8), own_motif=0.3)
+            canvas = picture_face(rank, rng, paper=paper, tint=(-16, 8), own_motif=own_motif)
             inks = [ALL_INKS[i] for i in rng.permutation(len(ALL_INKS))]
             season = rank > 4
-            numeral_left = rng.random() < (0.6 if season else 0.4)
+            numeral_left = rng.random() < 0.5 + (side_lean if season else -side_lean)
             digit_h = int(rng.integers(24, 40))
             digit_w = int(digit_h * rng.uniform(0.5, 0.75))
             top = int(rng.integers(4, 14))

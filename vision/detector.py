@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.closeup import MIN_SIDE, CloseupReader
 from vision.crop_memory import CropMemory
-from vision.crops import crop_tile, decode, kind_probabilities, turned_half
+from vision.crops import crop_tile, decode, is_sideways, kind_probabilities, turned_half
 from vision.layout import TILE_W
 from vision.zones import seat_of
 
@@ -205,15 +206,20 @@ class Detector:
         tile_px: float = 40.0,
         back_confidence: float = 0.8,
         second_look_below: float = 0.8,
+        *,
+        closeup: CloseupReader | None = None,
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
-        ``second_look_below``: see :meth:`read_crops` (0 turns it off)."""
+        ``second_look_below``: see :meth:`read_crops` (0 turns it off). ``closeup``: the
+        reader of large flowers in images read without a calibration (vision.closeup); by
+        default the committed one."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
         self.back_confidence = back_confidence
         self.second_look_below = second_look_below
+        self.closeup = closeup or CloseupReader(WEIGHTS / "closeup.onnx")
 
     def detect(self, image: np.ndarray, calibration: Calibration | None = None) -> list[Detection]:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
@@ -225,6 +231,18 @@ class Detector:
             inverse = np.linalg.inv(homography)
             return [_map_box(d, inverse) for d in found]
         return self._detect_windows(image)
+
+    def read_closeup(self, image: np.ndarray, found: Detection, box_score: float) -> Detection:
+        """``found`` (in ``image`` pixels) re-read by the close-up reader when it is a flower at
+        least MIN_SIDE px on its short side: flower, way up and confidence (``box_score``, the
+        detector's, times the reader's probability) are then the reader's. Anything else is
+        returned as it is."""
+        x1, y1, x2, y2 = found.box
+        if not found.tile.endswith("f") or min(x2 - x1, y2 - y1) < MIN_SIDE:
+            return found
+        name, upside_down, probability = self.closeup.flower(image, found.box)
+        orientation = (90 if is_sideways(found.box) else 0) + 180 * upside_down
+        return Detection(name, found.box, box_score * probability, orientation)
 
     def detect_table(self, canvas: np.ndarray, memory: CropMemory | None = None) -> list[Detection]:
         """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels; with a
@@ -250,8 +268,14 @@ class Detector:
         return probs
 
     def _read_canvas(
-        self, canvas: np.ndarray, table: bool = False, memory: CropMemory | None = None
+        self,
+        canvas: np.ndarray,
+        table: bool = False,
+        memory: CropMemory | None = None,
+        source: tuple[np.ndarray, float, int, int] | None = None,
     ) -> list[Detection]:
+        """Detections in canvas pixels. ``source``: (image, scale, left, top) when the canvas is
+        a window of ``image`` scaled by ``scale``: large flowers are then read close up."""
         boxes, scores, classes = self.boxes.locate(canvas)
         h, w = canvas.shape[:2]
         inside = np.clip(boxes, 0, [w, h, w, h])  # a box must show >= 2 px of the canvas
@@ -278,8 +302,21 @@ class Detector:
             if table and name != "back":
                 orientation = _seat_orientation(row, box, orientation)
             confidence = float(score) * float(kind_row.max())
-            out.append(Detection(name, _box(box), confidence, orientation))
+            found = Detection(name, _box(box), confidence, orientation)
+            if source is not None and name.endswith("f"):
+                found = self._closeup_in_window(found, source, float(score))
+            out.append(found)
         return out
+
+    def _closeup_in_window(
+        self, found: Detection, source: tuple[np.ndarray, float, int, int], box_score: float
+    ) -> Detection:
+        image, scale, left, top = source
+        x1, y1, x2, y2 = found.box
+        box = ((x1 + left) / scale, (y1 + top) / scale, (x2 + left) / scale, (y2 + top) / scale)
+        in_image = Detection(found.tile, box, found.confidence, found.orientation)
+        read = self.read_closeup(image, in_image, box_score)  # as it was if too small
+        return Detection(read.tile, found.box, read.confidence, read.orientation)
 
     def _detect_windows(self, image: np.ndarray) -> list[Detection]:
         scale = CANVAS_TILE_W / self.tile_px
@@ -294,7 +331,7 @@ class Detector:
                 window = cv2.copyMakeBorder(
                     window, 0, pad_b, 0, pad_r, cv2.BORDER_CONSTANT, value=(40, 40, 40)
                 )
-                for d in self._read_canvas(window):
+                for d in self._read_canvas(window, source=(image, scale, left, top)):
                     x1, y1, x2, y2 = d.box
                     box = (
                         (x1 + left) / scale,

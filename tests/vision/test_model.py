@@ -19,7 +19,9 @@ MIN_RIVER_ACCURACY = 0.82
 MIN_ORIENTATION_ACCURACY = 0.92
 
 
-@pytest.mark.parametrize("name", ["detector.onnx", "classifier.onnx", "classifier-int8.onnx"])
+@pytest.mark.parametrize(
+    "name", ["detector.onnx", "classifier.onnx", "classifier-int8.onnx", "closeup.onnx"]
+)
 def test_weights_match_their_checksums(name: str) -> None:
     path = WEIGHTS / name
     recorded = (WEIGHTS / f"{name}.sha256").read_text().split()[0]
