@@ -278,8 +278,8 @@ def write_report(
             "",
             f"- crops: {crops['crops']}, identity accuracy {crops['accuracy']:.4f} (flowers "
             "read again from the full photo by the close-up reader)",
-            f"- at table resolution (every photo as one 48x36 crop, the classifier alone): "
-            f"{crops['accuracy_table_resolution']:.4f}",
+            "- at table resolution (every photo as one 48x36 crop, the classifier with its "
+            f"second look): {crops['accuracy_table_resolution']:.4f}",
         ]
         if "baseline_accuracy_kinds_only" in crops:
             lines.append(

@@ -27,7 +27,8 @@ from vision.stabiliser import Stabiliser
 
 Key = tuple[str, int, str, str]  # ("discard", seat, tile, "") or ("meld", seat, kind, claimed)
 SIDEWAYS = {3: 0, 2: 1}  # discarder relative to claimer -> turned tile (else the last position)
-FRAME_SIZE = (1280, 720)  # moderate: the table still spans ~650 px, inside the training range
+# the design point, river tiles ~40 px (at 1280x720, ~27 px, one 5m was read as 3m)
+FRAME_SIZE = (1920, 1080)
 
 
 @dataclass
