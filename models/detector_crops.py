@@ -21,8 +21,8 @@ import numpy as np
 from models.camera import TABLE_PX
 from models.dataset import face_sets, rectified_scene
 from models.metrics import iou
+from vision.boxes import OnnxBoxes
 from vision.crops import crop_tile, is_sideways, output_index
-from vision.detector import OnnxBoxes
 
 
 def write_detector_crops(

@@ -76,7 +76,8 @@ class CameraFeed:
 
 
 def _detector(config: ServiceConfig) -> Any:
-    from vision.detector import Detector, OnnxBoxes, UltralyticsBoxes  # noqa: PLC0415
+    from vision.boxes import OnnxBoxes, UltralyticsBoxes  # noqa: PLC0415
+    from vision.detector import Detector  # noqa: PLC0415
 
     options = config.detector
     if options.backend == "ultralytics":

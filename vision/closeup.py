@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import onnx_session
 from vision.crops import TILE_NAMES
 
 CLOSEUP_W, CLOSEUP_H = 72, 96
@@ -42,9 +43,7 @@ class CloseupReader:
     """``CloseupReader(path).read(crops)`` -> N x 16 flower probabilities."""
 
     def __init__(self, path: Path) -> None:
-        from vision.detector import _session  # noqa: PLC0415 - detector imports this module
-
-        self.session = _session(path)
+        self.session = onnx_session(path)
 
     def read(self, crops: np.ndarray) -> np.ndarray:
         """Probabilities (1f up, 1f down, 2f up, ...) for BGR crops (N x 96 x 72 x 3)."""

@@ -25,9 +25,10 @@ import cv2
 import numpy as np
 
 from engine.tiles import RelativeSeat
+from vision.boxes import CANVAS
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
-from vision.detector import CANVAS, Detection, Detector
+from vision.detector import Detection, Detector
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import (
     SeatObservation,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detector import WEIGHTS, OnnxClassifier
+from vision.boxes import WEIGHTS
+from vision.detector import OnnxClassifier
 
 torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
 

@@ -10,9 +10,10 @@ import pytest
 
 from models.crop_sets import jittered_crops
 from models.numbered_flowers import numbered_flower_faces
+from vision.boxes import WEIGHTS
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE, CloseupReader, closeup_crop
 from vision.crops import TILE_NAMES, kind_probabilities
-from vision.detector import WEIGHTS, Detection, Detector
+from vision.detector import Detection, Detector
 
 FLOWERS = [f"{rank}f" for rank in range(1, 9)]
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"
@@ -79,6 +80,10 @@ def test_only_large_flowers_are_re_read(faces) -> None:
     assert detector.read_closeup(photo, small, 0.9) == small
     not_a_flower = Detection("5p", (0, 0, 150, 200), 0.9, 0)
     assert detector.read_closeup(photo, not_a_flower, 0.9) == not_a_flower
+    mostly_outside = Detection("7f", (100, -150, 250, 50), 0.5, 0)  # 50 x 50 px inside
+    assert detector.read_closeup(photo, mostly_outside, 0.9) == mostly_outside
+    beyond = Detection("7f", (300, 300, 450, 500), 0.5, 0)  # in a window's padding only
+    assert detector.read_closeup(photo, beyond, 0.9) == beyond
 
 
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason="needs ../shared/datasets/camerash-tiles")

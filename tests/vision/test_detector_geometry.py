@@ -9,8 +9,9 @@ import numpy as np
 
 from models.camera import render_frame
 from models.metrics import iou
+from vision.boxes import CANVAS, anchor_grid, decode_boxes, drop_straddlers
 from vision.calibration import Calibration
-from vision.detector import CANVAS, Detector, anchor_grid, decode_boxes, drop_straddlers
+from vision.detector import Detector
 from vision.layout import TableSpec
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from models.onnx_checkpoint import rebuild
-from vision.detector import WEIGHTS, anchor_grid, decode_boxes
+from vision.boxes import WEIGHTS, anchor_grid, decode_boxes
 
 pytest.importorskip("ultralytics", reason="training extra (pip install -e '.[train]')")
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detector import WEIGHTS, OnnxClassifier
+from vision.boxes import WEIGHTS
+from vision.detector import OnnxClassifier
 
 pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")
 

@@ -34,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _run(args: argparse.Namespace) -> int:
     from tilesight.cli import CliError
+    from vision.boxes import DetectorError, OnnxBoxes, UltralyticsBoxes
     from vision.calibration import Calibration, CalibrationError
     from vision.capture import CaptureError, read_image
-    from vision.detector import Detector, DetectorError, OnnxBoxes, UltralyticsBoxes
+    from vision.detector import Detector
 
     try:
         calibration = Calibration.load(args.calibration) if args.calibration else None
