@@ -65,6 +65,14 @@ def onnx_session(path: Path):  # type: ignore[no-untyped-def]
         raise DetectorError(f"cannot load {str(path)!r}: {exc}") from exc
 
 
+def crop_probabilities(session: Any, crops: np.ndarray, outputs: int) -> np.ndarray:
+    """A crop network's softmax outputs (N x ``outputs``) for BGR crops (N x H x W x 3)."""
+    if len(crops) == 0:
+        return np.zeros((0, outputs), np.float32)
+    blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+    return np.asarray(session.run(None, {"crops": blob})[0])
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     if len(boxes) == 0:
         return np.zeros(0, np.int64)

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import onnx_session
+from vision.boxes import crop_probabilities, onnx_session
 from vision.crops import TILE_NAMES
 
 CLOSEUP_W, CLOSEUP_H = 72, 96
@@ -47,10 +47,7 @@ class CloseupReader:
 
     def read(self, crops: np.ndarray) -> np.ndarray:
         """Probabilities (1f up, 1f down, 2f up, ...) for BGR crops (N x 96 x 72 x 3)."""
-        if len(crops) == 0:
-            return np.zeros((0, 16), np.float32)
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        return np.asarray(self.session.run(None, {"crops": blob})[0])
+        return crop_probabilities(self.session, crops, 16)
 
     def flower(self, image: np.ndarray, box: Sequence[float]) -> tuple[str, bool, float]:
         """(flower name, upside down, probability) for the tile in ``box`` of ``image``, read

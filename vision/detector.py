@@ -21,6 +21,7 @@ from vision.boxes import (
     BoxBackend,
     DetectorError,
     OnnxBoxes,
+    crop_probabilities,
     drop_straddlers,
     nms,
     onnx_session,
@@ -28,7 +29,14 @@ from vision.boxes import (
 from vision.calibration import Calibration
 from vision.closeup import MIN_SIDE, CloseupReader
 from vision.crop_memory import CropMemory
-from vision.crops import crop_tile, decode, is_sideways, kind_probabilities, turned_half
+from vision.crops import (
+    CLASSES_OUT,
+    crop_tile,
+    decode,
+    is_sideways,
+    kind_probabilities,
+    turned_half,
+)
 from vision.layout import TILE_W
 from vision.zones import seat_of
 
@@ -60,10 +68,7 @@ class OnnxClassifier:
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """Probabilities (N x 85) for BGR crops (N x 48 x 36 x 3)."""
-        if len(crops) == 0:
-            return np.zeros((0, 85), np.float32)
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        return np.asarray(self.session.run(None, {"crops": blob})[0])
+        return crop_probabilities(self.session, crops, CLASSES_OUT)
 
 
 class Detector:
