@@ -7,6 +7,7 @@ real photo faces pasted into scenes) plus augmented real photo crops from the tr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -225,25 +226,20 @@ def train_classifier(
     schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda step: one_cycle(progress(step)))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     generator = torch.Generator(device=device).manual_seed(0)
-    accuracy, epoch, step = 0.0, 0, 0
-    while epoch < epochs and progress(step) < 1:
+    accuracy, epoch = 0.0, 0
+    while epoch < epochs and progress(schedule.last_epoch) < 1:
         epoch += 1
-        _train_mode(net, frozen_norm)
-        order = torch.randperm(len(x), generator=generator, device=device)
-        for start in range(0, len(x), 256):
-            index = order[start : start + 256]
-            batch = _augment(x[index].float() / 255, generator)
-            optimiser.zero_grad()
-            loss = loss_fn(net(batch), y[index])
-            loss.backward()
-            optimiser.step()
-            step += 1
-            schedule.step()
-            if seconds is not None and progress(step) >= 1:
-                break
+        loss = train_epoch(
+            net,
+            (x, y),
+            (optimiser, schedule, loss_fn, generator),
+            batch=256,
+            frozen_norm=frozen_norm,
+            done=(lambda: progress(schedule.last_epoch) >= 1) if seconds is not None else None,
+        )
         accuracy = _accuracy(net, vx, vy)
         print(
-            f"{target.stem} epoch {epoch}: loss {float(loss.detach()):.3f} "
+            f"{target.stem} epoch {epoch}: loss {loss:.3f} "
             f"val crop accuracy {accuracy:.4f} ({len(x)} training crops, "
             f"{time.monotonic() - started:.0f} s)",
             flush=True,
@@ -251,6 +247,37 @@ def train_classifier(
         export_classifier(net, target)  # every epoch, so a stopped run still leaves weights
         torch.save(net.state_dict(), out / f"{target.stem}.pt")
     return accuracy
+
+
+def train_epoch(  # type: ignore[no-untyped-def]
+    net,
+    data,
+    tools,
+    *,
+    batch: int,
+    frozen_norm: bool = False,
+    done: Callable[[], bool] | None = None,
+) -> float:
+    """One pass over ``data`` (crops N x 3 x H x W uint8, labels) in random batches of
+    augmented crops, with ``tools`` (optimiser, LR schedule stepped per batch, loss function,
+    torch generator); ``done`` ends it early. Returns the last batch's loss."""
+    import torch
+
+    x, y = data
+    optimiser, schedule, loss_fn, generator = tools
+    _train_mode(net, frozen_norm)
+    order = torch.randperm(len(x), generator=generator, device=x.device)
+    loss = torch.zeros(())
+    for start in range(0, len(x), batch):
+        index = order[start : start + batch]
+        optimiser.zero_grad()
+        loss = loss_fn(net(_augment(x[index].float() / 255, generator)), y[index])
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if done is not None and done():
+            break
+    return float(loss.detach())
 
 
 def _accuracy(net, vx, vy) -> float:  # type: ignore[no-untyped-def]

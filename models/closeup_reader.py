@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.classifier import _augment, build_network, export_classifier, one_cycle
+from models.classifier import build_network, export_classifier, one_cycle, train_epoch
 from models.crop_sets import jittered_crops
 from models.faces import load_faces
 from models.flower_art import flower_faces
@@ -117,18 +117,10 @@ def train_closeup(
     generator = torch.Generator().manual_seed(0)
     score = 0.0
     for epoch in range(1, epochs + 1):
-        net.train()
-        order = torch.randperm(len(x), generator=generator)
-        for start in range(0, len(x), 128):
-            index = order[start : start + 128]
-            optimiser.zero_grad()
-            loss = loss_fn(net(_augment(x[index].float() / 255, generator)), y[index])
-            loss.backward()
-            optimiser.step()
-            schedule.step()
+        loss = train_epoch(net, (x, y), (optimiser, schedule, loss_fn, generator), batch=128)
         score = _accuracy(net, vx, vy)
         print(
-            f"epoch {epoch}: loss {float(loss.detach()):.3f} validation {score:.4f} "
+            f"epoch {epoch}: loss {loss:.3f} validation {score:.4f} "
             f"({len(x)} crops, {time.monotonic() - started:.0f} s)",
             flush=True,
         )

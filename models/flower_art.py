@@ -19,22 +19,39 @@ PETALS = [(150, 120, 235), (60, 60, 210), (40, 170, 235), (190, 90, 200), (80, 8
 LEAF = (50, 140, 40)
 
 
-def _glyph_of(face: np.ndarray) -> np.ndarray:
-    """The ink of one of our flower faces, cropped tight (white where there is no ink)."""
-    top = face[48:140, 12:108]  # the big character, not the small numeral above it
-    ink = top.astype(np.int16).sum(axis=2) < 600
+def ink_of(region: np.ndarray) -> np.ndarray:
+    """``region`` cropped tight around its ink (dark pixels); white where there is none."""
+    ink = region.astype(np.int16).sum(axis=2) < 600
     ys, xs = np.nonzero(ink)
-    return top[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return region[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def character_ink(face: np.ndarray) -> np.ndarray:
+    """The ink of one of our flower faces, cropped tight (white where there is no ink)."""
+    return ink_of(face[48:140, 12:108])  # the big character, not the small numeral above it
+
+
+def paste_ink(  # type: ignore[no-untyped-def]
+    canvas: np.ndarray,
+    glyph: np.ndarray,
+    box: tuple[int, int, int, int],
+    ink,
+    interpolation: int = cv2.INTER_AREA,
+) -> None:
+    """Paint ``glyph``'s ink into ``box`` (x, y, w, h) of ``canvas`` in one colour."""
+    x, y, w, h = box
+    small = cv2.resize(glyph, (w, h), interpolation=interpolation)
+    mask = small.astype(np.int16).sum(axis=2) < 600
+    region = canvas[y : y + h, x : x + w]
+    region[mask[: region.shape[0], : region.shape[1]]] = ink
 
 
 def _paste_ink(canvas: np.ndarray, glyph: np.ndarray, at: tuple[int, int], size: int, ink) -> None:  # type: ignore[no-untyped-def]
-    x, y = at
+    """``glyph`` scaled so its longer side is ``size``, top-left at ``at``."""
     h, w = glyph.shape[:2]
     scale = size / max(h, w)
-    small = cv2.resize(glyph, (max(int(w * scale), 1), max(int(h * scale), 1)))
-    mask = small.astype(np.int16).sum(axis=2) < 600
-    region = canvas[y : y + small.shape[0], x : x + small.shape[1]]
-    region[mask[: region.shape[0], : region.shape[1]]] = ink
+    box = (at[0], at[1], max(int(w * scale), 1), max(int(h * scale), 1))
+    paste_ink(canvas, glyph, box, ink, interpolation=cv2.INTER_LINEAR)
 
 
 def _blossom(canvas: np.ndarray, at: tuple[int, int], r: int, colour, rng) -> None:  # type: ignore[no-untyped-def]
@@ -108,7 +125,7 @@ def flower_faces(rng: np.random.Generator, variants: int = 8) -> dict[str, list[
     out: dict[str, list[np.ndarray]] = {}
     for rank in range(1, 9):
         name = f"{rank}f"
-        glyph = _glyph_of(ours[name])
+        glyph = character_ink(ours[name])
         faces = []
         for _ in range(variants):
             canvas = picture_face(rank, rng)

@@ -12,13 +12,14 @@ Nothing is fetched; no CJK font is needed.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from models.faces import FACE_W, load_faces
-from models.flower_art import INKS, picture_face
+from models.flower_art import INKS, character_ink, ink_of, paste_ink, picture_face
 
 HERSHEY = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -33,26 +34,15 @@ DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 ALL_INKS = [*INKS, (120, 40, 20)]  # and a dark navy
 
 
-def ink_of(region: np.ndarray) -> np.ndarray:
-    """``region`` cropped tight around its ink (dark pixels); white where there is none."""
-    ink = region.astype(np.int16).sum(axis=2) < 600
-    ys, xs = np.nonzero(ink)
-    return region[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-
-
-def paste_ink(canvas: np.ndarray, glyph: np.ndarray, box: tuple[int, int, int, int], ink) -> None:  # type: ignore[no-untyped-def]
-    """Paint ``glyph``'s ink into ``box`` (x, y, w, h) of ``canvas`` in one colour."""
-    x, y, w, h = box
-    small = cv2.resize(glyph, (w, h), interpolation=cv2.INTER_AREA)
-    mask = small.astype(np.int16).sum(axis=2) < 600
-    region = canvas[y : y + h, x : x + w]
-    region[mask[: region.shape[0], : region.shape[1]]] = ink
+@functools.cache
+def _dejavu_fonts() -> list[Path]:
+    return sorted(DEJAVU.glob("DejaVu*.ttf")) if DEJAVU.is_dir() else []
 
 
 def _draw_digit(canvas: np.ndarray, digit: int, box: tuple[int, int, int, int], ink, rng) -> None:  # type: ignore[no-untyped-def]
     """The Arabic ``digit`` fitted into ``box``: drawn big in white, cut tight, pasted."""
     sheet = np.full((120, 100, 3), 255, np.uint8)
-    fonts = sorted(DEJAVU.glob("DejaVu*.ttf")) if DEJAVU.is_dir() else []
+    fonts = _dejavu_fonts()
     if fonts and rng.random() < 0.4:
         try:
             from PIL import Image, ImageDraw, ImageFont  # training extra only
@@ -80,7 +70,7 @@ def numbered_flower_faces(
     out: dict[str, list[np.ndarray]] = {}
     for rank in range(1, 9):
         number = (rank - 1) % 4 + 1
-        character = ink_of(ours[f"{rank}f"][48:140, 12:108])
+        character = character_ink(ours[f"{rank}f"])
         chinese_numeral = ink_of(ours[f"{number}m"][5:75, 10:110])
         faces = []
         for _ in range(variants):

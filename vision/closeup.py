@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.boxes import crop_probabilities, onnx_session
-from vision.crops import TILE_NAMES
+from vision.crops import TILE_NAMES, crop_tile
 
 CLOSEUP_W, CLOSEUP_H = 72, 96
 FIRST_FLOWER = TILE_NAMES.index("1f")
@@ -26,17 +25,14 @@ MIN_SIDE = 72  # px: a tile narrower than the reader's input has nothing more to
 
 
 def closeup_crop(image: np.ndarray, box: Sequence[float]) -> np.ndarray:
-    """The tile in ``box`` as a vertical CLOSEUP_H x CLOSEUP_W crop (sideways turned clockwise,
-    as vision.crops does for the table classifier)."""
+    """The tile in ``box`` as a vertical CLOSEUP_H x CLOSEUP_W crop (vision.crops.crop_tile
+    without padding); a box showing less than 2 px of the image is refused."""
     h, w = image.shape[:2]
-    x1, y1, x2, y2 = (round(float(v)) for v in box)
+    x1, y1, x2, y2 = (float(v) for v in box)
     x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
     if x2 - x1 < 2 or y2 - y1 < 2:
         raise ValueError(f"box {list(box)!r} shows nothing of a {w}x{h} image")
-    crop = image[y1:y2, x1:x2]
-    if crop.shape[1] > crop.shape[0]:
-        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(crop, (CLOSEUP_W, CLOSEUP_H), interpolation=cv2.INTER_AREA)
+    return crop_tile(image, (x1, y1, x2, y2), pad=0.0, size=(CLOSEUP_W, CLOSEUP_H))
 
 
 class CloseupReader:

@@ -21,8 +21,14 @@ CLASSES_OUT = 2 * len(TILE_NAMES) + 1
 BACK_INDEX = CLASSES_OUT - 1
 
 
-def crop_tile(image: np.ndarray, box: Sequence[float], pad: float = 0.06) -> np.ndarray:
-    """The tile in ``box`` (x1, y1, x2, y2 px) as a vertical CROP_H x CROP_W BGR crop."""
+def crop_tile(
+    image: np.ndarray,
+    box: Sequence[float],
+    pad: float = 0.06,
+    size: tuple[int, int] = (CROP_W, CROP_H),
+) -> np.ndarray:
+    """The tile in ``box`` (x1, y1, x2, y2 px) as a vertical BGR crop of ``size`` (width,
+    height; the classifier's CROP_W x CROP_H by default), a sideways box turned clockwise."""
     x1, y1, x2, y2 = (float(v) for v in box)
     px, py = (x2 - x1) * pad, (y2 - y1) * pad
     h, w = image.shape[:2]
@@ -37,7 +43,7 @@ def crop_tile(image: np.ndarray, box: Sequence[float], pad: float = 0.06) -> np.
     crop = image[top:bottom, left:right]
     if crop.shape[1] > crop.shape[0]:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    return cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
 
 
 def is_sideways(box: Sequence[float]) -> bool:

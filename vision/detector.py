@@ -88,13 +88,19 @@ class Detector:
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
         ``second_look_below``: see :meth:`read_crops` (0 turns it off). ``closeup``: the
         reader of large flowers in images read without a calibration (vision.closeup); by
-        default the committed one."""
+        default the committed one, loaded when first needed."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
         self.back_confidence = back_confidence
         self.second_look_below = second_look_below
-        self.closeup = closeup or CloseupReader(WEIGHTS / "closeup.onnx")
+        self._closeup = closeup
+
+    @property
+    def closeup(self) -> CloseupReader:
+        if self._closeup is None:  # table cameras never need it
+            self._closeup = CloseupReader(WEIGHTS / "closeup.onnx")
+        return self._closeup
 
     def detect(self, image: np.ndarray, calibration: Calibration | None = None) -> list[Detection]:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
