@@ -135,7 +135,7 @@ def _training_crops(
         keep = np.sort(np.random.default_rng(0).choice(keep, rendered_limit, replace=False))
     xs, ys = [rendered_x[keep]], [rendered_y[keep]]
     if shared is not None and (shared / "camerash-tiles").is_dir():
-        px, py = photo_crops(shared, "train", copies=photo_copies, seed=3)
+        px, py = photo_crops(shared, copies=photo_copies, seed=3)
         xs.append(px)
         ys.append(py)
     if lettered_flowers:

@@ -11,11 +11,12 @@ import numpy as np
 from vision.crops import CROP_H, CROP_W, TILE_NAMES
 
 
-def photo_crops(shared: Path, split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Real photos shrunk to table resolution, both ways up, with jittered framing."""
-    from models.dataset import camerash_crops
+def photo_crops(shared: Path, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The real training photos (models.dataset.camerash_photos) shrunk to table resolution,
+    both ways up, with jittered framing."""
+    from models.dataset import camerash_photos
 
-    return jittered_crops(camerash_crops(shared / "camerash-tiles", split), copies, seed)
+    return jittered_crops(camerash_photos(shared), copies, seed)
 
 
 def lettered_flower_crops(variants: int, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -41,23 +41,44 @@ CAMERASH_LABELS = {  # classes.csv index -> engine notation
     41: "3f",
     42: "4f",
 }
+# Our labels for camerash-tiles/untagged-tiles: read by the fifth-session classifier (whole photo,
+# both ways up; flowers by the close-up reader), checked against the set-by-set order the crops
+# were cut in and by eye, one photo corrected (317.jpg, a plum read as autumn).
+UNTAGGED_LABELS = Path(__file__).with_name("camerash_untagged.csv")
 DETECT_SIZE = 640  # the detector's input: the 1024 px canvas scaled down
 
 
 def camerash_crops(root: Path, split: str) -> list[tuple[str, np.ndarray]]:
-    """Labelled real photo crops: ``split`` "train" (70%) or "eval" (30%, never trained on)."""
+    """Labelled real photo crops: ``split`` "train" (70%), "eval" (30%, never trained on) or
+    "untagged" (the data set's 1,050 unlabelled crops, labelled by us in UNTAGGED_LABELS;
+    training only)."""
     import csv
 
+    if split == "untagged":
+        with UNTAGGED_LABELS.open(encoding="utf-8") as handle:
+            rows = [
+                (row["tile"], root / "untagged-tiles" / row["image-name"])
+                for row in csv.DictReader(handle)
+            ]
+    else:
+        with (root / "labels.csv").open(encoding="utf-8-sig") as handle:
+            rows = [
+                (CAMERASH_LABELS[int(row["label"])], root / "tiles-resized" / row["image-name"])
+                for row in csv.DictReader(handle)
+                if (zlib.crc32(row["image-name"].encode()) % 10 < 3) == (split == "eval")
+            ]
     out = []
-    with (root / "labels.csv").open(encoding="utf-8-sig") as handle:
-        for row in csv.DictReader(handle):
-            held_out = zlib.crc32(row["image-name"].encode()) % 10 < 3
-            if held_out != (split == "eval"):
-                continue
-            image = cv2.imread(str(root / "tiles-resized" / row["image-name"]), cv2.IMREAD_COLOR)
-            if image is not None:
-                out.append((CAMERASH_LABELS[int(row["label"])], image))
+    for name, path in rows:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is not None:
+            out.append((name, image))
     return out
+
+
+def camerash_photos(shared: Path) -> list[tuple[str, np.ndarray]]:
+    """Every real photo that training may use: the labelled training split and the untagged."""
+    root = shared / "camerash-tiles"
+    return camerash_crops(root, "train") + camerash_crops(root, "untagged")
 
 
 def face_sets(shared: Path | None, lettered: int = 0) -> dict[str, list[np.ndarray]]:
@@ -73,7 +94,7 @@ def face_sets(shared: Path | None, lettered: int = 0) -> dict[str, list[np.ndarr
         for name, images in font_flower_faces(np.random.default_rng(17), lettered).items():
             faces[name].extend(images)
     if shared is not None and (shared / "camerash-tiles").is_dir():
-        for name, image in camerash_crops(shared / "camerash-tiles", "train"):
+        for name, image in camerash_photos(shared):
             faces[name].append(cv2.resize(image, (120, 160), interpolation=cv2.INTER_AREA))
     if shared is not None and (shared / "tile-art-cc0").is_dir():
         for name, images in cc0_faces(shared / "tile-art-cc0").items():

@@ -12,6 +12,9 @@
    false, wrong tile, wrong order).
 4. The PyPI ``mahjong-detector`` (YOLO, weights in its wheel) on the same frames and crops, when
    it is installed.
+5. Real faces on the table (``--real-tables``): rendered tables whose every face is one of the
+   held-out photos of part 2 (models/evaluate_real.py), read like part 1: how the table path
+   reads tile sets it never saw, at table resolution.
 """
 
 from __future__ import annotations
@@ -25,13 +28,19 @@ import cv2
 import numpy as np
 
 from models.camera import TABLE_PX, render_frame
-from models.dataset import camerash_crops, random_spec
+from models.dataset import random_spec
 from models.evaluate_hands import engine_hands
+from models.evaluate_real import (
+    KIND_NAMES,
+    real_crops,
+    real_lines,
+    real_table_faces,
+    real_table_summary,
+)
 from models.faces import class_names, load_faces
 from models.metrics import Sample, confusion, confusion_png, iou, map_scores
 from vision.calibration import Calibration
-from vision.crops import crop_tile, kind_probabilities
-from vision.detector import Detection, Detector
+from vision.detector import Detector
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
@@ -67,9 +76,16 @@ def baseline():  # type: ignore[no-untyped-def]
     return run
 
 
-def rendered_scenes(detector: Detector, count: int, seed: int, other) -> dict:  # type: ignore[no-untyped-def]
+def rendered_scenes(  # type: ignore[no-untyped-def]
+    detector: Detector,
+    count: int,
+    seed: int,
+    other,
+    faces: dict[str, list[np.ndarray]] | None = None,
+) -> dict:
+    """Part 1: ``count`` held-out tables, our own drawn faces unless ``faces`` are given."""
     rng = np.random.default_rng(seed)
-    faces = {name: [image] for name, image in load_faces().items()}
+    faces = faces or {name: [image] for name, image in load_faces().items()}
     ours, theirs = [], []
     orient_ok = orient_n = 0
     times, their_times = [], []
@@ -140,46 +156,6 @@ def rendered_scenes(detector: Detector, count: int, seed: int, other) -> dict:  
     return result
 
 
-KIND_NAMES = class_names()[:34]
-
-
-def real_crops(detector: Detector, shared: Path, other) -> dict:  # type: ignore[no-untyped-def]
-    """Each held-out photo read as one tile: at table resolution (a 48x36 crop through the
-    classifier, as a table camera sees it) and as the photo it is (a tile called a flower read
-    again by the close-up reader from the full photo, as ``detect`` does for large tiles)."""
-    crops = camerash_crops(shared / "camerash-tiles", "eval")
-    batch = np.stack(
-        [crop_tile(photo, (0, 0, photo.shape[1], photo.shape[0]), pad=0.0) for _, photo in crops]
-    )
-    kinds = kind_probabilities(detector.read_crops(batch))
-    names = class_names()
-    right: dict[str, list[bool]] = {}
-    table_right: list[bool] = []
-    for (name, photo), row in zip(crops, kinds, strict=True):
-        h, w = photo.shape[:2]
-        read = Detection(names[int(row.argmax())], (0, 0, w, h), float(row.max()), 0)
-        table_right.append(read.tile == name)
-        right.setdefault(name, []).append(detector.read_closeup(photo, read, 1.0).tile == name)
-    result: dict = {
-        "crops": len(crops),
-        "accuracy": float(np.mean([v for vs in right.values() for v in vs])),
-        "accuracy_table_resolution": float(np.mean(table_right)),
-        "per_class": {n: float(np.mean(v)) for n, v in sorted(right.items())},
-    }
-    if other is not None:
-        hits = []
-        for name, photo in crops:
-            if name not in KIND_NAMES:
-                continue  # it has no flower classes
-            found = other(photo)
-            best = max(found, key=lambda d: d[2])[0] if found else None
-            hits.append(best == name)
-        result["baseline_accuracy_kinds_only"] = float(np.mean(hits))
-        kinds_only = [v for n, vs in right.items() if n in KIND_NAMES for v in vs]
-        result["accuracy_kinds_only"] = float(np.mean(kinds_only))
-    return result
-
-
 def hand_video(detector: Detector, turns: int, seed: int) -> dict:
     from models.handvideo import scripted_hand, video_frames
 
@@ -231,14 +207,26 @@ def compare_events(truth: list[dict[str, object]], seen: list[dict[str, object]]
 
 
 def write_report(
-    out: Path, scenes: dict, crops: dict | None, video: dict | None, hands: dict | None = None
+    out: Path,
+    scenes: dict,
+    crops: dict | None,
+    video: dict | None,
+    *,
+    hands: dict | None = None,
+    tables: dict | None = None,
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = class_names()
     confusion_png(scenes.pop("matrix"), names, str(out / "confusion.png"))
     (out / "metrics.json").write_text(
         json.dumps(
-            {"rendered": scenes, "real_crops": crops, "video": video, "engine_hands": hands},
+            {
+                "rendered": scenes,
+                "real_crops": crops,
+                "real_tables": tables,
+                "video": video,
+                "engine_hands": hands,
+            },
             indent=1,
             sort_keys=True,
         )
@@ -272,23 +260,7 @@ def write_report(
                 f"| {name} | {scenes['ap50'][name]:.3f} | {scenes['recall'].get(name, 0):.3f} |"
             )
     lines += ["", "Confusion matrix (rows true, columns predicted): `confusion.png`.", ""]
-    if crops:
-        lines += [
-            "## Real photo crops (held-out 30% of camerash-tiles)",
-            "",
-            f"- crops: {crops['crops']}, identity accuracy {crops['accuracy']:.4f} (flowers "
-            "read again from the full photo by the close-up reader)",
-            "- at table resolution (every photo as one 48x36 crop, the classifier with its "
-            f"second look): {crops['accuracy_table_resolution']:.4f}",
-        ]
-        if "baseline_accuracy_kinds_only" in crops:
-            lines.append(
-                f"- 34 kinds only (no flowers): ours {crops['accuracy_kinds_only']:.4f}, "
-                f"mahjong-detector {crops['baseline_accuracy_kinds_only']:.4f}"
-            )
-        lines += ["", "| class | accuracy |", "| --- | --- |"]
-        lines += [f"| {n} | {a:.3f} |" for n, a in crops["per_class"].items()]
-        lines.append("")
+    lines += real_lines(crops, tables)
     if hands:
         lines += [f"## Complete engine hands, rendered at 1920x1080 (seed {hands['seed']})", ""]
         lines += [f"- {k}: {v}" for k, v in hands.items() if k not in ("per_hand", "seed")]
@@ -312,23 +284,29 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4, help="complete engine hands (part 3)")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--shared", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument(
+        "--real-tables", type=int, default=24, help="frames with held-out photo faces (part 5)"
+    )
     parser.add_argument("--no-baseline", action="store_true")
     args = parser.parse_args()
     detector = Detector()
     other = None if args.no_baseline else baseline()
     scenes = rendered_scenes(detector, args.scenes, args.seed, other)
     print(f"rendered: mAP50 {scenes['map50']:.4f} mAP50-95 {scenes['map50_95']:.4f}", flush=True)
-    crops = (
-        real_crops(detector, args.shared, other)
-        if (args.shared / "camerash-tiles").is_dir()
-        else None
-    )
+    has_photos = (args.shared / "camerash-tiles").is_dir()
+    crops = real_crops(detector, args.shared, other) if has_photos else None
     if crops:
         print(
             f"real crops: {crops['accuracy']:.4f} "
             f"(table resolution {crops['accuracy_table_resolution']:.4f})",
             flush=True,
         )
+    tables = None
+    if has_photos and args.real_tables:
+        faces, classes = real_table_faces(args.shared)
+        seen = rendered_scenes(detector, args.real_tables, args.seed + 6000, other, faces=faces)
+        tables = real_table_summary(seen, classes)
+        print(f"real faces on tables: {tables['accuracy']:.4f} read right", flush=True)
     video = hand_video(detector, args.turns, args.seed + 1) if args.turns else None
     if video:
         print(f"video: {video}", flush=True)
@@ -338,7 +316,7 @@ def main() -> None:
             f"engine hands: {hands['seen']}/{hands['expected']} seen, {hands['invented']} invented",
             flush=True,
         )
-    write_report(args.out, scenes, crops, video, hands)
+    write_report(args.out, scenes, crops, video, hands=hands, tables=tables)
 
 
 if __name__ == "__main__":
