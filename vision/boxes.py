@@ -59,6 +59,9 @@ def onnx_session(path: Path):  # type: ignore[no-untyped-def]
         raise DetectorError(f"weights not found: {str(path)!r}")
     options = ort.SessionOptions()
     options.intra_op_num_threads = 2
+    # no busy-waiting between runs: on two cores the spinning threads took time from the rest
+    # of the frame (crops, stabiliser); ~10 % faster per frame on the eighth session's CPU
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own untyped errors
