@@ -2,7 +2,8 @@
 # The GPU run (models/train_gpu.py): ~7 minutes on one GPU machine with 16 cores, offline.
 # Prepare here (CPU machine, `train` extra), where ../shared and cairo exist:
 #   .venv/bin/python -m models.train_gpu pack .devdata/faces.npz --shared ../shared/datasets
-#   mkdir -p .devdata/datasets/camerash-tiles && cp -r ../shared/datasets/camerash-tiles/{labels.csv,tiles-resized} .devdata/datasets/camerash-tiles/
+#   mkdir -p .devdata/datasets/camerash-tiles && cp -r ../shared/datasets/camerash-tiles/{labels.csv,tiles-resized,untagged-tiles} .devdata/datasets/camerash-tiles/
+#   (faces.npz ~11 MB, the photos ~14 MB, the wheels ~35 MB: under the 64 MiB carry limit)
 #   .venv/bin/python -m models.onnx_checkpoint models/weights/detector.onnx .devdata/init.pt --images DIR
 #   wheels for Python 3.12 in .whl/: ultralytics==8.4.190 ultralytics-thop==2.2.3
 #     ultralytics-platform==0.1.99 polars==1.9.0 (the machine has torch, OpenCV, ONNX Runtime)

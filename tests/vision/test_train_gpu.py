@@ -82,3 +82,21 @@ def test_a_classifier_trained_for_a_time_budget_stops_and_exports(tmp_path: Path
     accuracy = train_classifier(tmp_path, 0, None, target, seconds=2.0, width=8)
     assert 0.0 <= accuracy <= 1.0
     assert target.stat().st_size > 10_000 and (tmp_path / "classifier.pt").exists()
+
+
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"
+
+
+@pytest.mark.skipif(not PHOTOS.is_dir(), reason="../shared/datasets absent")
+def test_photos_pack_as_jpeg_and_come_back_close() -> None:
+    import cv2
+
+    from models.dataset import camerash_crops
+    from models.train_gpu import encode_face
+
+    for _, photo in camerash_crops(PHOTOS, "train")[:5]:
+        face = cv2.resize(photo, (120, 160), interpolation=cv2.INTER_AREA)
+        data = encode_face(face)
+        assert bytes(data[:2]) == b"\xff\xd8"  # JPEG: half the PNG or less
+        back = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert np.abs(back.astype(int) - face.astype(int)).mean() < 3
