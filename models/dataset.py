@@ -44,7 +44,7 @@ CAMERASH_LABELS = {  # classes.csv index -> engine notation
 # Our labels for camerash-tiles/untagged-tiles: read by the fifth-session classifier (whole photo,
 # both ways up; flowers by the close-up reader), checked against the set-by-set order the crops
 # were cut in and by eye, one photo corrected (317.jpg, a plum read as autumn).
-UNTAGGED_LABELS = Path(__file__).with_name("camerash_untagged.csv")
+UNTAGGED_LABELS = Path(__file__).with_name("untagged_photo_labels.csv")
 DETECT_SIZE = 640  # the detector's input: the 1024 px canvas scaled down
 
 

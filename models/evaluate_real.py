@@ -113,9 +113,7 @@ def real_lines(crops: dict | None, tables: dict | None) -> list[str]:
                 f"- 34 kinds only (no flowers): ours {crops['accuracy_kinds_only']:.4f}, "
                 f"mahjong-detector {crops['baseline_accuracy_kinds_only']:.4f}"
             )
-        lines += ["", "| class | accuracy |", "| --- | --- |"]
-        lines += [f"| {n} | {a:.3f} |" for n, a in crops["per_class"].items()]
-        lines.append("")
+        lines += _class_table("accuracy", crops["per_class"])
     if tables:
         lines += [
             "## Real faces on rendered tables (the held-out photos as every tile's face)",
@@ -134,7 +132,11 @@ def real_lines(crops: dict | None, tables: dict | None) -> list[str]:
                 f"- mahjong-detector 0.0.6 on the same frames (34 kinds, whole frame): "
                 f"mAP50 {tables['baseline']['map50']:.4f}"
             )
-        lines += ["", "| class | recall |", "| --- | --- |"]
-        lines += [f"| {n} | {r:.3f} |" for n, r in tables["recall"].items()]
-        lines.append("")
+        lines += _class_table("recall", tables["recall"])
     return lines
+
+
+def _class_table(column: str, values: dict[str, float]) -> list[str]:
+    """A markdown table of one figure per class, with a blank line either side."""
+    rows = [f"| {name} | {value:.3f} |" for name, value in values.items()]
+    return ["", f"| class | {column} |", "| --- | --- |", *rows, ""]
