@@ -84,20 +84,29 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, np.int64).reshape(-1)
 
 
-def drop_straddlers(boxes: np.ndarray, faces: np.ndarray, cover: float = 0.8) -> np.ndarray:
+def drop_straddlers(
+    boxes: np.ndarray, faces: np.ndarray, cover: float = 0.8, each: float = 0.2
+) -> np.ndarray:
     """Indices of the boxes to keep. Tiles lie flat and never overlap, so a face box (``faces``:
-    a mask) mostly covered by other boxes (one straddling two touching tiles, which plain NMS
-    keeps because it overlaps each of them by less than half) is not a tile; the most covered
-    goes first, then the rest are measured again without it. Backs are left alone: a wall's
-    two tiers make overlapping back boxes legitimate."""
+    a mask) covered by at least ``cover`` is no tile of its own when one other box covers it
+    so (two boxes over one turned tile), or when two or more others each cover at least
+    ``each`` of it (a box straddling touching tiles, which plain NMS keeps: it overlaps each of
+    them by less than half). The most covered goes first, then the rest are measured again
+    without it. Slivers do not count: in a tightly packed river a true tile's box, a little
+    larger than its tile, overlaps all four neighbours', and with a straddler over most of it
+    is covered more in sum than the straddler, but by one large part only. Backs are left
+    alone: a wall's two tiers make overlapping back boxes legitimate."""
     lo = np.maximum(boxes[:, None, :2], boxes[None, :, :2])
     hi = np.minimum(boxes[:, None, 2:], boxes[None, :, 2:])
     shared = np.prod(np.clip(hi - lo, 0, None), axis=2)
     np.fill_diagonal(shared, 0)
     areas = np.maximum(np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1), 1e-9)
+    part = shared / areas[:, None]  # [i, j]: the part of box i that box j covers
     alive = np.ones(len(boxes), bool)
     while alive.any():
-        covered = np.where(alive & faces, (shared * alive[None, :]).sum(axis=1) / areas, 0.0)
+        large = np.where((part >= each) & alive[None, :], part, 0.0)
+        by_one, parts = large.max(axis=1), (large > 0).sum(axis=1)
+        covered = np.where(alive & faces, np.where(parts >= 2, large.sum(axis=1), by_one), 0.0)
         worst = int(covered.argmax())
         if covered[worst] < cover:
             break

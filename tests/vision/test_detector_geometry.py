@@ -65,6 +65,40 @@ def test_a_face_box_straddling_two_touching_tiles_is_dropped() -> None:
     assert kept.tolist() == [0, 2, 3]
 
 
+def test_in_a_packed_river_the_straddler_goes_not_the_tiles_it_covers() -> None:
+    # boxes of a held-out frame (seed 9000): each a little larger than its tile, so a tile's
+    # box overlaps all its neighbours' and, with the straddler over 77 % of it, is covered
+    # 1.17 times in sum, more than the straddler itself (1.08). Only the straddler is covered
+    # by two boxes at once, half by each tile.
+    boxes = np.array(
+        [
+            [510.0, 714.0, 548.0, 765.0],  # an 8p under the straddler
+            [542.0, 714.0, 578.0, 763.0],  # the 7p to its right
+            [518.0, 713.0, 573.0, 764.0],  # the straddler (score 0.55; the tiles 0.84-0.88)
+            [474.0, 717.0, 513.0, 766.0],  # the rest of the row and the rows above and below
+            [574.0, 718.0, 610.0, 767.0],
+            [475.0, 671.0, 512.0, 718.0],
+            [509.0, 671.0, 545.0, 719.0],
+            [541.0, 671.0, 578.0, 720.0],
+            [575.0, 671.0, 613.0, 719.0],
+            [474.0, 760.0, 511.0, 808.0],
+            [510.0, 762.0, 548.0, 810.0],
+        ]
+    )
+    assert drop_straddlers(boxes, np.ones(len(boxes), bool)).tolist() == [0, 1, *range(3, 11)]
+
+
+def test_a_second_box_over_one_turned_tile_is_dropped() -> None:
+    # a claimed tile lying sideways, boxed twice (once as if upright): one box covers the other
+    # by 80 % or more, so only one tile is reported there (seed 1000, hand 3: the duplicate
+    # became a second "1p" track and the pung read as loose tiles for 60 frames)
+    turned = [144.0, 48.0, 190.0, 85.0]
+    inside = [147.0, 46.0, 184.0, 86.0]  # 37x40, 85 % under the other
+    neighbours = [[107.0, 49.0, 143.0, 94.0], [190.0, 51.0, 224.0, 98.0]]
+    boxes = np.array([neighbours[0], turned, inside, neighbours[1]])
+    assert drop_straddlers(boxes, np.ones(4, bool)).tolist() == [0, 1, 3]
+
+
 def test_touching_tilted_tiles_and_wall_backs_are_kept() -> None:
     # neighbours whose boxes overlap a little (tiles turned a few degrees) are all tiles
     row = np.array([[100.0 + 38 * i, 100.0, 142.0 + 38 * i, 153.0] for i in range(6)])
