@@ -105,8 +105,9 @@ def drop_straddlers(
     alive = np.ones(len(boxes), bool)
     while alive.any():
         large = np.where((part >= each) & alive[None, :], part, 0.0)
-        by_one, parts = large.max(axis=1), (large > 0).sum(axis=1)
-        covered = np.where(alive & faces, np.where(parts >= 2, large.sum(axis=1), by_one), 0.0)
+        by_one, coverers = large.max(axis=1), (large > 0).sum(axis=1)
+        by_all = np.where(coverers >= 2, large.sum(axis=1), by_one)
+        covered = np.where(alive & faces, by_all, 0.0)
         worst = int(covered.argmax())
         if covered[worst] < cover:
             break
