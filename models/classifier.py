@@ -90,8 +90,10 @@ def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
     return net
 
 
-def _augment(batch, generator):  # type: ignore[no-untyped-def]
+def _augment(batch, generator, blur: float = 0.0):  # type: ignore[no-untyped-def]
     import torch
+
+    from models.crop_blur import blur_some
 
     n, device = batch.shape[0], batch.device
 
@@ -102,6 +104,7 @@ def _augment(batch, generator):  # type: ignore[no-untyped-def]
     tint = 1 + 0.1 * (uniform(n, 3, 1, 1) - 0.5) * 2
     offset = 0.1 * (uniform(n, 1, 1, 1) - 0.5)
     noise = 0.03 * torch.randn(batch.shape, generator=generator, device=device)
+    batch = blur_some(batch, generator, blur)  # before the noise, as a camera blurs
     return (batch * gain * tint + offset + noise).clamp(0, 1)
 
 
@@ -174,6 +177,7 @@ def train_classifier(
     numbered_flowers: int = 0,
     device: str = "cpu",
     seconds: float | None = None,
+    blur: float = 0.0,
 ) -> float:
     """Train (or fine-tune from ``init``), report held-out crop accuracy, export ``target``.
 
@@ -187,6 +191,7 @@ def train_classifier(
     character (models.numbered_flowers), 8 crops each.
     ``device`` is a torch device ("cuda" keeps every crop on the GPU). With ``seconds`` the
     run lasts that long instead of ``epochs`` epochs, its learning rate following elapsed time.
+    ``blur``: the share of each batch blurred again on the fly (models.crop_blur).
     """
     import time
 
@@ -235,6 +240,7 @@ def train_classifier(
             (optimiser, schedule, loss_fn, generator),
             batch=256,
             frozen_norm=frozen_norm,
+            blur=blur,
             done=(lambda: progress(schedule.last_epoch) >= 1) if seconds is not None else None,
         )
         accuracy = _accuracy(net, vx, vy)
@@ -256,11 +262,13 @@ def train_epoch(  # type: ignore[no-untyped-def]
     *,
     batch: int,
     frozen_norm: bool = False,
+    blur: float = 0.0,
     done: Callable[[], bool] | None = None,
 ) -> float:
     """One pass over ``data`` (crops N x 3 x H x W uint8, labels) in random batches of
-    augmented crops, with ``tools`` (optimiser, LR schedule stepped per batch, loss function,
-    torch generator); ``done`` ends it early. Returns the last batch's loss."""
+    augmented crops (``blur``: the share blurred again), with ``tools`` (optimiser, LR schedule
+    stepped per batch, loss function, torch generator); ``done`` ends it early. Returns the
+    last batch's loss."""
     import torch
 
     x, y = data
@@ -271,7 +279,7 @@ def train_epoch(  # type: ignore[no-untyped-def]
     for start in range(0, len(x), batch):
         index = order[start : start + batch]
         optimiser.zero_grad()
-        loss = loss_fn(net(_augment(x[index].float() / 255, generator)), y[index])
+        loss = loss_fn(net(_augment(x[index].float() / 255, generator, blur)), y[index])
         loss.backward()
         optimiser.step()
         schedule.step()
