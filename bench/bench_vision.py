@@ -76,7 +76,8 @@ def main() -> None:
                     start = time.perf_counter()
                     other(shot.image)
                     theirs.append(time.perf_counter() - start)
-            _report(f"{name}, {'interleaved' if together else 'alone'}", times, theirs, reader)
+            memory = None if fresh else reader.memory
+            _report(f"{name}, {'interleaved' if together else 'alone'}", times, theirs, memory)
     if other is None:
         print("mahjong-detector: not installed")
 
@@ -91,15 +92,10 @@ def _time_theirs_alone(other, images: list[np.ndarray]) -> None:  # type: ignore
     print(f"mahjong-detector 0.0.6 alone: median {median * 1000:.1f} ms = {1 / median:.1f} fps")
 
 
-def _report(  # type: ignore[no-untyped-def]
-    name: str, times: list[float], theirs: list[float], reader
-) -> None:
+def _report(name: str, times: list[float], theirs: list[float], memory) -> None:  # type: ignore[no-untyped-def]
+    """Our median and p90 (with ``memory``, the video mode's crop reuse); theirs beside."""
     median = statistics.median(times)
-    reused = (
-        ""
-        if "video" not in name
-        else (f"; {reader.memory.reused} crops reused, {reader.memory.read} read")
-    )
+    reused = "" if memory is None else f"; {memory.reused} crops reused, {memory.read} read"
     print(
         f"ours, {name}: median {median * 1000:.1f} ms per 1920x1080 frame = "
         f"{1 / median:.1f} fps, p90 {sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms{reused}"
