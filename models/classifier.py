@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.crop_blur import blur_some
 from models.crop_sets import lettered_flower_crops, photo_crops
 from vision.crops import CLASSES_OUT, CROP_H, CROP_W
 
@@ -92,8 +93,6 @@ def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
 
 def _augment(batch, generator, blur: float = 0.0):  # type: ignore[no-untyped-def]
     import torch
-
-    from models.crop_blur import blur_some
 
     n, device = batch.shape[0], batch.device
 
