@@ -102,7 +102,18 @@ def face_sets(shared: Path | None, lettered: int = 0) -> dict[str, list[np.ndarr
     return faces
 
 
-def random_spec(rng: np.random.Generator) -> TableSpec:
+KONG_DISPLAYS = (  # a concealed kong as laid: which of its four tiles lie face down
+    (True, False, False, True),
+    (False, True, True, False),
+    (True, True, True, False),
+    (True, True, True, True),
+)
+
+
+def random_spec(rng: np.random.Generator, kongs: float = 0.0) -> TableSpec:
+    """A random table. ``kongs``: the share of melds laid as concealed kongs (some tiles face
+    down, :data:`KONG_DISPLAYS`); 0 draws nothing more, so a seed gives the table it always
+    gave."""
     names = class_names()[:-1]
     spec = TableSpec()
     for seat in range(4):
@@ -115,7 +126,11 @@ def random_spec(rng: np.random.Generator) -> TableSpec:
                 tiles = [f"{int(kind[0]) + i}{kind[1]}" for i in range(3)]
             else:
                 tiles = [kind] * size
-            spec.melds[seat].append(MeldSpec(tiles, int(rng.integers(0, len(tiles)))))
+            meld = MeldSpec(tiles, int(rng.integers(0, len(tiles))))
+            if kongs and rng.random() < kongs:
+                down = KONG_DISPLAYS[int(rng.integers(len(KONG_DISPLAYS)))]
+                meld = MeldSpec(["back" if d else kind for d in down], -1)
+            spec.melds[seat].append(meld)
         if rng.random() < 0.25:
             n = max(1, 14 - 3 * len(spec.melds[seat]))
             spec.revealed[seat] = [names[i] for i in rng.integers(0, 34, n)]
@@ -126,11 +141,11 @@ def random_spec(rng: np.random.Generator) -> TableSpec:
 
 
 def rectified_scene(
-    faces: dict[str, list[np.ndarray]], rng: np.random.Generator
+    faces: dict[str, list[np.ndarray]], rng: np.random.Generator, kongs: float = 0.0
 ) -> tuple[Frame, np.ndarray, np.ndarray]:
     """A random table filmed, then rectified from corners clicked a little off (as by hand):
     the frame, the TABLE_PX canvas and the frame-to-canvas homography."""
-    frame = render_frame(random_spec(rng), faces, rng)
+    frame = render_frame(random_spec(rng, kongs), faces, rng)
     side = float(np.linalg.norm(frame.table_corners[1] - frame.table_corners[0]))
     clicked = frame.table_corners + rng.normal(0, 0.003 * side, (4, 2))
     table, homography = rectify(frame.image, clicked)
@@ -146,10 +161,12 @@ def write_detection_set(
     crops_per_image: int = 60,
     lettered: int = 0,
     faces: dict[str, list[np.ndarray]] | None = None,
+    kongs: float = 0.0,
 ) -> None:
     """``count`` rectified tables for YOLO plus classifier crops (``crops.npz``) under ``out``;
     ``lettered``: font-lettered flower faces per flower (see :func:`face_sets`); ``faces``:
-    face images already gathered (then ``shared`` and ``lettered`` are not used)."""
+    face images already gathered (then ``shared`` and ``lettered`` are not used); ``kongs``:
+    see :func:`random_spec`."""
     rng = np.random.default_rng(seed)
     faces = faces or face_sets(shared, lettered)
     for sub in ("images", "labels", "labels43"):
@@ -158,7 +175,7 @@ def write_detection_set(
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for index in range(count):
-        frame, table, homography = rectified_scene(faces, rng)
+        frame, table, homography = rectified_scene(faces, rng, kongs)
         det_lines, full_lines = [], []
         order = rng.permutation(len(frame.labels))
         for rank, i in enumerate(order):

@@ -2,8 +2,9 @@
 
 A hand is played from a shuffled set of 136 tiles: seats discard in turn; now and then a later seat
 pungs or the next seat chows the live discard (the tile leaves the river and appears turned in the
-claimer's meld, on the side of the seat it came from). Each state is held for some frames while an
-arm reaches to the table between states, so a reader must cope with occlusion.
+claimer's meld, on the side of the seat it came from); optionally a seat declares a concealed kong
+in its own turn (four tiles laid with the two end ones face down). Each state is held for some
+frames while an arm reaches to the table between states, so a reader must cope with occlusion.
 """
 
 from __future__ import annotations
@@ -33,15 +34,26 @@ def _kinds() -> list[str]:
 
 
 def scripted_hand(
-    rng: np.random.Generator, turns: int = 24, claim_rate: float = 0.15
+    rng: np.random.Generator,
+    turns: int = 24,
+    claim_rate: float = 0.15,
+    concealed_kong_rate: float = 0.0,
 ) -> list[Step]:
-    """States of one hand: each step adds one discard, or one claim (meld plus removal)."""
+    """States of one hand: each step adds one discard, one claim (meld plus removal) or, at
+    ``concealed_kong_rate`` per turn not begun by a claim, one concealed kong (0 draws nothing,
+    so a seed plays the same hand as before the option)."""
     wall = [name for name in _kinds() for _ in range(4)]
     rng.shuffle(wall)
     spec = TableSpec(walls=[(0, 18)] * 4)
     steps: list[Step] = [Step(copy.deepcopy(spec), [])]
     seat = 0
+    claimed = False
     for _ in range(turns):
+        if concealed_kong_rate and not claimed and rng.random() < concealed_kong_rate:
+            kong = _concealed_kong(seat, spec, wall)
+            if kong is not None:
+                steps.append(Step(copy.deepcopy(spec), [kong]))
+        claimed = False
         tile = wall.pop()
         spec.rivers[seat].append(tile)
         steps.append(Step(copy.deepcopy(spec), [{"type": "discard", "seat": seat, "tile": tile}]))
@@ -66,9 +78,24 @@ def scripted_hand(
                 )
             )
             seat = claimer
+            claimed = True
             continue
         seat = (seat + 1) % 4
     return steps
+
+
+def _concealed_kong(seat: int, spec: TableSpec, wall: list[str]) -> dict[str, object] | None:
+    """Four copies of the first kind the wall still holds all of, laid as the seat's kong."""
+    if len(spec.melds[seat]) >= 3:
+        return None
+    tile = next((t for t in reversed(wall) if wall.count(t) == 4), None)
+    if tile is None:
+        return None
+    for _ in range(4):
+        wall.remove(tile)
+    spec.melds[seat].append(MeldSpec(["back", tile, tile, "back"], -1))
+    spec.concealed[seat] -= 3
+    return {"type": "concealed_kong", "seat": seat, "tile": tile}
 
 
 def _claim(

@@ -25,7 +25,7 @@ from vision.layout import MeldSpec, TableSpec
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
-Key = tuple[str, int, str, str]  # ("discard", seat, tile, "") or ("meld", seat, kind, claimed)
+Key = tuple[str, int, str, str]  # ("discard"|"concealed_kong", seat, tile, "") or ("meld", ...)
 SIDEWAYS = {3: 0, 2: 1}  # discarder relative to claimer -> turned tile (else the last position)
 # the design point, river tiles ~40 px (at 1280x720, ~27 px, one 5m was read as 3m)
 FRAME_SIZE = (1920, 1080)
@@ -98,9 +98,9 @@ def _lcs(a: list[Key], b: list[Key]) -> int:
 
 def _say(key: Key) -> str:
     kind, seat, what, claimed = key
-    return (
-        f"seat {seat} discard {what}" if kind == "discard" else f"seat {seat} {what} of {claimed}"
-    )
+    if kind == "meld":
+        return f"seat {seat} {what} of {claimed}"
+    return f"seat {seat} {kind.replace('_', ' ')} {what}"
 
 
 class PerceptionCheck:
@@ -195,7 +195,13 @@ class PerceptionCheck:
                     meld.sideways_index += 1 if at == 0 else 0
                     self.truth.append(("meld", action.seat, "kong", str(action.tile)))
                     return True
-        return False  # draws, flowers, concealed kongs, wins: nothing the reader compares
+        if isinstance(action, act.ConcealedKong):  # laid with its two end tiles face down
+            names = ["back", str(action.tile), str(action.tile), "back"]
+            spec.melds[action.seat].append(MeldSpec(names, -1))
+            spec.concealed[action.seat] = max(spec.concealed[action.seat] - 3, 0)
+            self.truth.append(("concealed_kong", action.seat, str(action.tile), ""))
+            return True
+        return False  # draws, flowers, wins: nothing the reader compares
 
     def _look(self, frames: int, arm_frames: int) -> None:
         for index in range(frames):
@@ -221,7 +227,8 @@ class PerceptionCheck:
 
     @staticmethod
     def _read(reader: TableReader, image: np.ndarray) -> list[dict[str, object]]:
-        return [e for e in reader.process(image) if e["type"] in ("discard", "meld")]
+        kinds = ("discard", "meld", "concealed_kong")
+        return [e for e in reader.process(image) if e["type"] in kinds]
 
 
 def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
@@ -237,8 +244,8 @@ def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.nd
 
 def _key(event: dict[str, object]) -> Key:
     seat = int(str(event["seat"]))
-    if event["type"] == "discard":
-        return ("discard", seat, str(event["tile"]), "")
+    if event["type"] in ("discard", "concealed_kong"):
+        return (str(event["type"]), seat, str(event["tile"]), "")
     return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
 
 

@@ -2,8 +2,10 @@
 
 The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
 unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
-by an unknown draw (after a kong the engine infers the replacement draw). A revealed hand becomes a
-declared win whose hand is the revealed tiles less the winning tile, when that can be told.
+by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
+in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones.
+A revealed hand becomes a declared win whose hand is the revealed tiles (less any concealed kong
+turned face up) less the winning tile, when that can be told.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class ActionBridge:
     def __init__(self) -> None:
         self._claimed: set[int] = set()
         self._last_discard: tuple[int, Tile] | None = None
+        self._kongs: dict[int, list[Tile]] = {}
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
@@ -40,6 +43,12 @@ class ActionBridge:
             return out
         if kind == "meld":
             return self._meld(seat, event)
+        if kind == "concealed_kong":
+            tile = Tile.parse(str(event["tile"]))
+            out = [] if seat in self._claimed else [act.Draw(seat=seat)]
+            self._claimed.discard(seat)  # its replacement draw comes before the next discard
+            self._kongs.setdefault(seat, []).append(tile)
+            return [*out, act.ConcealedKong(seat=seat, tile=tile)]
         if kind == "hand_revealed":
             return [self._win(seat, [Tile.parse(str(t)) for t in _strings(event["tiles"])])]
         return []
@@ -58,6 +67,10 @@ class ActionBridge:
         return []
 
     def _win(self, seat: int, revealed: list[Tile]) -> act.Action:
+        for tile in self._kongs.get(seat, []):
+            if revealed.count(tile) >= 4:  # turned face up to show the hand
+                for _ in range(4):
+                    revealed.remove(tile)
         if (
             self._last_discard
             and self._last_discard[0] != seat

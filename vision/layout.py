@@ -59,7 +59,7 @@ class TileSpot:
 @dataclass
 class MeldSpec:
     names: list[str]
-    sideways_index: int  # 0 left (from the upper seat), 1 middle (opposite), 2/3 right (lower)
+    sideways_index: int  # 0 left (upper seat), 1 middle (opposite), 2/3 right (lower); -1 none
 
 
 @dataclass

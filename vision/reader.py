@@ -7,6 +7,8 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
       (a discard claimed before the camera could confirm it: the meld's turned tile shows it)
     {"type": "meld", "seat": 2, "kind": "pung", "tiles": ["E", "E", "E"], "source": "upper",
      "claimed": "E", "frame": 97}
+    {"type": "concealed_kong", "seat": 1, "tile": "5p", "frame": 130}
+      (four tiles in a hand row, face down but for one to three faces of one kind)
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
     {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
     {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
@@ -102,6 +104,7 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
+        self._kongs_reported: list[Counter[str]] = [Counter() for _ in range(4)]
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
@@ -215,16 +218,26 @@ class TableReader:
         river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a
         pung turned into an added kong, a hand passing over it) is still the same claim when it
         returns."""
-        if any(seat.river or seat.melds or seat.revealed for seat in now.seats):
+        if any(s.river or s.melds or s.revealed or s.concealed_kongs for s in now.seats):
             return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
         for reported in self._melds_reported:
             reported.clear()
+        for kongs in self._kongs_reported:
+            kongs.clear()
 
     def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
         """Report each meld once: a group that flickers back to part of a meld already reported
         (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
         unless the seat now shows more copies of it (two identical chows); a group that makes
-        no legal meld is reported as ``meld_unreadable``, never as a meld."""
+        no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
+        likewise, once (a back unread for a frame breaks it up)."""
+        if event["type"] == "concealed_kong":
+            seat, tile = int(str(event["seat"])), str(event["tile"])
+            showing = sum(str(t) == tile for t in now.seats[seat].concealed_kongs)
+            if self._kongs_reported[seat][tile] >= showing:
+                return False
+            self._kongs_reported[seat][tile] += 1
+            return True
         if event["type"] != "meld":
             return True
         if event["kind"] == "unreadable":
@@ -264,14 +277,16 @@ def in_play_order(
     meld is often confirmed late, in the frame that also confirms that discard), then hands.
     Discards of several seats go in turn order from the seat after ``last_discarder`` (the
     seat of the last discard published before them). An added kong (seats in ``added_kongs``)
-    takes no discard: it is made in its seat's own turn, just before that seat's discard."""
+    takes no discard: it is made in its seat's own turn, just before that seat's discard; so is
+    a concealed kong."""
     melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
     first = 0 if last_discarder is None else last_discarder + 1
 
     def key(event: dict[str, object]) -> tuple[int, int, int]:
         seat = int(str(event.get("seat", 0)))
         turn = (seat - first) % 4
-        if event["type"] == "meld" and seat in added_kongs:
+        own_turn = event["type"] == "meld" and seat in added_kongs
+        if own_turn or event["type"] == "concealed_kong":
             return 0, turn, 0
         if event["type"] == "discard" and seat in melders:
             return 2, turn, 1

@@ -9,6 +9,9 @@ a river hides the tile and its neighbours together and shows no felt, so it dele
 whatever the arm looks like for a frame or two invents nothing. A detection too unsure to vote
 (below ``min_confidence``) still shows that a confirmed tile is there, unless bare felt shows. A
 confirmed tile read as another kind for ``2 * confirm_frames`` frames in a row is corrected.
+
+Backs count only in a hand row, where a concealed kong lies as four tiles, one to three of them
+face down; a wall's backs are dropped. A kong laid all face down shows no kind and is not read.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class SeatObservation:
     river: tuple[Tile, ...]
     melds: tuple[MeldObservation, ...]
     revealed: tuple[Tile, ...]
+    concealed_kongs: tuple[Tile, ...] = ()  # one tile per kong laid with backs showing
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,12 @@ class Stabiliser:
         empty_at: Callable[[float, float], bool] | None = None,
     ) -> TableObservation:
         """One frame's detections; ``empty_at(x, y)`` says whether bare felt shows there."""
-        dets = [d for d in detections if d.confidence >= self.keep_confidence and d.tile != "back"]
+        dets = [
+            d
+            for d in detections
+            if d.confidence >= self.keep_confidence
+            and (d.tile != "back" or place_of(d.x, d.y).zone == "hand_row")
+        ]
         matched = self._match(dets)
         seen = set(matched.values())
         for di, det in enumerate(dets):
@@ -236,15 +245,17 @@ class Stabiliser:
         seats = []
         for seat in range(4):
             river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
-            melds, revealed = _split_hand_row(sorted(rows[seat], key=lambda item: item[0]))
-            seats.append(SeatObservation(river, melds, revealed))
+            melds, revealed, kongs = _split_hand_row(sorted(rows[seat], key=lambda item: item[0]))
+            seats.append(SeatObservation(river, melds, revealed, kongs))
         return TableObservation(tuple(seats))
 
 
 def _split_hand_row(
     items: list[tuple[float, float, _Track]],
-) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...]]:
-    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld."""
+) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...], tuple[Tile, ...]]:
+    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld; four upright
+    tiles, face down but for one to three faces of one kind, are a concealed kong. Other backs
+    are left out (a stray back does not hide the faces beside it)."""
     groups: list[list[tuple[float, float, _Track]]] = []
     for item in items:
         if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
@@ -253,7 +264,17 @@ def _split_hand_row(
             groups.append([item])
     melds: list[MeldObservation] = []
     revealed: list[Tile] = []
-    for group in groups:
+    kongs: list[Tile] = []
+    for whole in groups:
+        names = [track.tile for _, _, track in whole]
+        faces = set(names) - {"back"}
+        upright = not any(track.sideways for _, _, track in whole)
+        if len(whole) == 4 and upright and len(faces) == 1 and "back" in names:
+            kongs.append(Tile.parse(faces.pop()))
+            continue
+        group = [item for item in whole if item[2].tile != "back"]
+        if not group:
+            continue
         turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
         tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
         if len(turned) == 1 and len(group) in (3, 4):
@@ -268,4 +289,4 @@ def _split_hand_row(
             melds.append(MeldObservation(tiles, index, source))
         else:
             revealed.extend(tiles)
-    return tuple(melds), tuple(revealed)
+    return tuple(melds), tuple(revealed), tuple(kongs)

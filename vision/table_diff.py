@@ -27,7 +27,8 @@ def a_whole_hand(seat: SeatObservation) -> bool:
     """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
     each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
     hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
-    return bool(seat.revealed) and len(seat.revealed) + 3 * len(seat.melds) >= 13
+    sets = len(seat.melds) + len(seat.concealed_kongs)
+    return bool(seat.revealed) and len(seat.revealed) + 3 * sets >= 13
 
 
 def diff(
@@ -38,6 +39,7 @@ def diff(
         old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
         old_melds: tuple[MeldObservation, ...] = () if before is None else before.seats[seat].melds
         old_revealed: tuple[Tile, ...] = () if before is None else before.seats[seat].revealed
+        old_kongs: tuple[Tile, ...] = () if before is None else before.seats[seat].concealed_kongs
         river = now.river
         if river[: len(old_river)] == old_river:
             events += _discards(seat, river, len(old_river), frame)
@@ -70,6 +72,9 @@ def diff(
             }
             event["kind"] = meld.kind.value if meld else "unreadable"
             events.append(event)
+        for tile in (Counter(now.concealed_kongs) - Counter(old_kongs)).elements():
+            kong = {"type": "concealed_kong", "seat": seat, "tile": str(tile), "frame": frame}
+            events.append(kong)
         if now.revealed != old_revealed and a_whole_hand(now):
             events.append(
                 {

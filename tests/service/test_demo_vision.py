@@ -98,6 +98,11 @@ def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
     assert check._apply(act.Pung(seat=3, tile=t("E")))  # from the lower seat: turned on the right
     assert check._apply(act.AddedKong(seat=3, tile=t("E")))
     assert not check._apply(act.Draw(seat=1))
+    assert check._apply(act.ConcealedKong(seat=1, tile=t("9p")))  # end tiles face down
+    hidden = check.spec.melds[1][0]
+    assert (hidden.names, hidden.sideways_index) == (["back", "9p", "9p", "back"], -1)
+    assert check.truth[-1] == ("concealed_kong", 1, "9p", "")
+    check.truth.pop()
     assert check.spec.rivers == [[], [], [], []]
     chow, kong = check.spec.melds[0][0], check.spec.melds[3][0]
     assert (chow.names, chow.sideways_index) == (["4s", "3s", "5s"], 0)

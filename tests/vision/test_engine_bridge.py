@@ -16,8 +16,11 @@ from vision.stabiliser import Stabiliser, TableDetection
 UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
 
 
-def _events_for(seed: int) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    steps = scripted_hand(np.random.default_rng(seed), turns=30, claim_rate=0.3)
+def _events_for(
+    seed: int, kong_rate: float = 0.0
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    rng = np.random.default_rng(seed)
+    steps = scripted_hand(rng, turns=30, claim_rate=0.3, concealed_kong_rate=kong_rate)
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
     seen: list[dict[str, object]] = []
     for step in steps:
@@ -60,3 +63,25 @@ def test_bridge_drives_the_engine_to_the_same_events() -> None:
     assert discarded == [(e["seat"], e["tile"]) for e in truth if e["type"] == "discard"]
     claimed = [(e.seat, str(e.meld.claimed)) for e in engine_events if e.type == "meld_claimed"]
     assert claimed == [(e["seat"], e["claimed"]) for e in truth if e["type"] == "meld"]
+
+
+def test_concealed_kongs_reach_the_engine_in_their_own_turn() -> None:
+    seen, truth = _events_for(4, kong_rate=0.2)
+    kongs = [(e["seat"], e["tile"]) for e in truth if e["type"] == "concealed_kong"]
+    assert len(kongs) >= 2, "the script should declare concealed kongs"
+
+    def key(e: dict[str, object]) -> tuple[object, ...]:
+        return e["type"], e["seat"], e.get("tile", e.get("claimed"))
+
+    kinds = ("discard", "meld", "concealed_kong")
+    assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
+    table = Table("log")
+    bridge = ActionBridge()
+    engine_events = []
+    for event in [None, *seen]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert not table.violations, table.violations
+    declared = [(e.seat, str(e.meld.first)) for e in engine_events if e.type == "kong_declared"]
+    assert declared == kongs
+    assert all(e.kind == "concealed" for e in engine_events if e.type == "kong_declared")

@@ -266,3 +266,48 @@ def test_a_meld_seen_again_is_no_claim_when_ordering_the_discards_with_it() -> N
     spec.melds[1] = [MeldSpec(["F", "F", "F"], 0)]
     spec.rivers[1], spec.rivers[2] = ["2p"], ["3p"]
     assert _events(reader, spec) == [("discard", 1, "2p", False), ("discard", 2, "3p", False)]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["back", "7p", "7p", "back"], ["7p", "back", "back", "7p"], ["back", "back", "back", "7p"]],
+)
+def test_a_concealed_kong_with_a_face_showing_is_read_once(names: list[str]) -> None:
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+    spec = TableSpec()
+    spec.melds[2] = [MeldSpec(["W", "W", "W"], 0), MeldSpec(names, -1)]
+    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    events = []
+    for frame in range(8):
+        # one frame in three a back goes unread: the group breaks up, then comes back
+        shown = [s for s in spots if frame % 3 != 1 or s.tile != "back"]
+        events += reader.process_table(shown, empty_at=lambda x, y: False)
+    kongs = [(e["seat"], e["tile"]) for e in events if e["type"] == "concealed_kong"]
+    assert kongs == [(2, "7p")]
+    assert [e["kind"] for e in events if e["type"] == "meld"] == ["pung"]
+    assert reader.published is not None
+    assert reader.published.seats[2].revealed == ()
+
+
+def test_backs_outside_a_kong_are_not_tiles() -> None:
+    spec = TableSpec()  # walls of backs, a kong all face down, a pung with a stray back by it
+    spec.melds[0] = [MeldSpec(["back"] * 4, -1), MeldSpec(["C", "C", "C", "back"], 1)]
+    observed = Stabiliser(confirm_frames=1).update(table_detections(_boxes(spec))).seats[0]
+    assert observed.concealed_kongs == ()
+    assert [tuple(str(t) for t in m.tiles) for m in observed.melds] == [("C", "C", "C")]
+    assert observed.revealed == ()
+
+
+def test_a_concealed_kong_turned_face_up_to_win_is_not_in_the_hand() -> None:
+    from vision.engine_bridge import ActionBridge
+
+    bridge = ActionBridge()
+    actions = bridge.actions({"type": "concealed_kong", "seat": 1, "tile": "5s"})
+    assert [a.name for a in actions] == ["draw", "concealed_kong"]
+    bridge.actions({"type": "discard", "seat": 1, "tile": "9m"})
+    bridge.actions({"type": "discard", "seat": 2, "tile": "E"})
+    tiles = ["5s"] * 4 + ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"]
+    (win,) = bridge.actions({"type": "hand_revealed", "seat": 1, "tiles": tiles})
+    assert win.tile == Tile.parse("E")
+    assert win.hand is not None
+    assert [str(t) for t in win.hand.concealed] == tiles[4:-1]

@@ -141,3 +141,22 @@ def test_frames_of_one_seeded_table_reuse_the_drawing_but_not_the_camera(faces) 
         spec, faces, np.random.default_rng(1), arms=0, corners=corners, table_seed=4
     )
     assert len(third.labels) == 2
+
+
+def test_concealed_kongs_in_random_tables_are_optional_and_labelled_as_laid(faces) -> None:
+    from models.dataset import KONG_DISPLAYS, random_spec
+
+    plain = [random_spec(np.random.default_rng(seed)) for seed in range(30)]
+    again = [random_spec(np.random.default_rng(seed), kongs=0.0) for seed in range(30)]
+    assert plain == again  # the option off draws nothing: old seeds give old tables
+    with_kongs = [random_spec(np.random.default_rng(seed), kongs=1.0) for seed in range(30)]
+    melds = [m for spec in with_kongs for seat in spec.melds for m in seat]
+    assert melds and all(m.sideways_index == -1 and len(m.names) == 4 for m in melds)
+    downs = {tuple(name == "back" for name in m.names) for m in melds}
+    assert downs == set(KONG_DISPLAYS)
+    spec = TableSpec()
+    spec.melds[1] = [MeldSpec(["back", "6s", "6s", "back"], -1)]
+    _, labels = render_table(spec, faces, 512, np.random.default_rng(3))
+    laid = [label.spot.name for label in labels if label.spot.zone == "meld"]
+    assert laid == ["back", "6s", "6s", "back"]
+    assert not any(label.spot.sideways for label in labels if label.spot.zone == "meld")
