@@ -156,12 +156,13 @@ def rendered_scenes(  # type: ignore[no-untyped-def]
     return result
 
 
-def hand_video(detector: Detector, turns: int, seed: int) -> dict:
+def hand_video(detector: Detector, turns: int, seed: int, kongs: float = 0.0) -> dict:
+    """Part 3: a scripted hand rendered as video; ``kongs``: its concealed kongs per turn."""
     from models.handvideo import scripted_hand, video_frames
 
     rng = np.random.default_rng(seed)
     faces = {name: [image] for name, image in load_faces().items()}
-    steps = scripted_hand(rng, turns=turns, claim_rate=0.2)
+    steps = scripted_hand(rng, turns=turns, claim_rate=0.2, concealed_kong_rate=kongs)
     reader: TableReader | None = None
     seen: list[dict[str, object]] = []
     frames = 0
@@ -176,13 +177,16 @@ def hand_video(detector: Detector, turns: int, seed: int) -> dict:
 
 
 def compare_events(truth: list[dict[str, object]], seen: list[dict[str, object]]) -> dict:
+    """Discards, melds and concealed kongs read against the truth, in order."""
+    compared = ("discard", "meld", "concealed_kong")
+
     def key(e: dict[str, object]) -> tuple[object, ...]:
-        if e["type"] == "discard":
-            return ("discard", e["seat"], e["tile"])
+        if e["type"] in ("discard", "concealed_kong"):
+            return (e["type"], e["seat"], e["tile"])
         return ("meld", e["seat"], e.get("kind"), e.get("claimed"))
 
-    want = [key(e) for e in truth if e["type"] in ("discard", "meld")]
-    got = [key(e) for e in seen if e["type"] in ("discard", "meld")]
+    want = [key(e) for e in truth if e["type"] in compared]
+    got = [key(e) for e in seen if e["type"] in compared]
     # longest common subsequence: what was read in the right order
     table = np.zeros((len(want) + 1, len(got) + 1), np.int32)
     for i in range(len(want)):
@@ -269,8 +273,12 @@ def write_report(
             lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
         lines.append("")
     if video:
+        kongs = video.get("with_concealed_kongs")
         lines += ["## Rendered video of a scripted hand", ""]
-        lines += [f"- {k}: {v}" for k, v in video.items()]
+        lines += [f"- {k}: {v}" for k, v in video.items() if k != "with_concealed_kongs"]
+        if kongs:
+            lines += ["", "## The same with concealed kongs (end tiles face down)", ""]
+            lines += [f"- {k}: {v}" for k, v in kongs.items()]
     (out / "report.md").write_text("\n".join(lines) + "\n")
 
 
@@ -310,6 +318,8 @@ def main() -> None:
     video = hand_video(detector, args.turns, args.seed + 1) if args.turns else None
     if video:
         print(f"video: {video}", flush=True)
+        video["with_concealed_kongs"] = hand_video(detector, args.turns, args.seed + 2, kongs=0.3)
+        print(f"video with concealed kongs: {video['with_concealed_kongs']}", flush=True)
     hands = engine_hands(args.hands, args.seed) if args.hands else None
     if hands:
         print(
