@@ -31,6 +31,7 @@ from vision.boxes import CANVAS
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
+from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import (
     SeatObservation,
@@ -114,8 +115,10 @@ class TableReader:
         if self.detector is None:
             raise ValueError("this reader has no detector: use process_table")
         canvas = self.calibration.rectify(image, CANVAS)
-        found = table_detections(self.detector.detect_table(canvas, self.memory))
-        return self.process_table(found, FeltCheck(canvas))
+        found = self.detector.detect_table(canvas, self.memory)
+        felt = FeltCheck(canvas)
+        found = probe_kong_backs(canvas, found, self.detector.read_crops, empty_at=felt)
+        return self.process_table(table_detections(found), felt)
 
     def process_table(
         self,

@@ -1,0 +1,178 @@
+"""A second look beside short hand-row groups for the face-down tiles of a concealed kong.
+
+The detector was trained on backs in walls; beside a concealed kong's face-up tiles it finds the
+face-down ones only now and then (0.3-0.7, often not at all), so a kong would flicker between a
+kong and two loose faces. The classifier reads a back well. So where a hand row shows a short
+group (one to three upright faces of one kind, perhaps with backs), the tile-sized slots just
+beyond its ends are cut and read; a slot read as a back with probability ``min_back`` or more
+becomes a "back" detection, and the search goes on outward until the group holds four tiles.
+Slots holding a detection of ``strong`` confidence, or outside the hand row, are not read; a
+weaker detection in a slot read as a back is replaced. Other groups (melds with a turned tile,
+revealed hands) are left alone, and a table without short groups costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+import numpy as np
+
+from vision.boxes import CANVAS
+from vision.crops import crop_tile, kind_probabilities
+from vision.detector import Detection
+from vision.layout import HAND_V, TILE_W, to_table
+from vision.zones import place_of
+
+KONG = 4
+
+
+def _centre(d: Detection) -> np.ndarray:
+    x1, y1, x2, y2 = d.box
+    return np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+
+
+def _upright(d: Detection, seat: int) -> bool:
+    x1, y1, x2, y2 = d.box
+    return (x2 - x1 > y2 - y1) == (seat % 2 == 1)
+
+
+def _pitch(seat: int) -> np.ndarray:
+    """One tile width along the seat's row, owner's left to right, in canvas pixels."""
+    return (np.subtract(to_table(seat, TILE_W, HAND_V), to_table(seat, 0.0, HAND_V))) * CANVAS
+
+
+def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detection]]]:
+    """Hand-row detections of ``strong`` confidence or more per seat, split where neighbours
+    are more than 1.28 tile widths apart (a turned tile within a meld is 1.19 from its
+    neighbour, the next meld 1.375)."""
+    rows: dict[int, list[tuple[float, Detection]]] = {}
+    for d in found:
+        if d.confidence < strong:
+            continue
+        x, y = _centre(d) / CANVAS
+        place = place_of(float(x), float(y))
+        if place.zone == "hand_row":
+            rows.setdefault(place.seat, []).append((place.u, d))
+    out = []
+    for seat, row in sorted(rows.items()):
+        row.sort(key=lambda item: item[0])
+        group = [row[0]]
+        for item in row[1:]:
+            if item[0] - group[-1][0] > 1.28 * TILE_W:
+                out.append((seat, [d for _, d in group]))
+                group = []
+            group.append(item)
+        out.append((seat, [d for _, d in group]))
+    return out
+
+
+def _kong_part(seat: int, group: list[Detection]) -> bool:
+    """Upright tiles, one kind's faces: fewer than four, or four with a back among them."""
+    names = [d.tile for d in group]
+    upright = all(_upright(d, seat) for d in group)
+    short = len(group) < KONG or (len(group) == KONG and "back" in names)
+    return short and len(set(names) - {"back"}) == 1 and upright
+
+
+def probe_kong_backs(
+    canvas: np.ndarray,
+    found: list[Detection],
+    read_crops: Callable[[np.ndarray], np.ndarray],
+    *,
+    min_back: float = 0.8,
+    strong: float = 0.35,
+    empty_at: Callable[[float, float], bool] | None = None,
+) -> list[Detection]:
+    """``found`` (canvas pixels) plus the backs read beside short hand-row groups; a back the
+    detector scored low inside such a group takes the classifier's probability when that is
+    ``min_back`` or more. The two ends are tried in turn (a kong laid end tiles down finds one
+    back on each side before either side goes further; beside two faces only the slot just
+    beyond each is read), and a side stops at its first slot
+    that is not a back, that another group's tile lies next to (that slot is the other
+    group's), that is taken, or where ``empty_at`` (table units; vision.reader.FeltCheck) sees
+    bare felt: the classifier was never shown felt, and calls some felts a back."""
+
+    def back_probability(box: tuple[float, float, float, float]) -> float:
+        probs = read_crops(crop_tile(canvas, box)[None])
+        return float(kind_probabilities(probs)[0, -1])
+
+    out = list(found)
+    for seat, group in _groups(found, strong):
+        if not _kong_part(seat, group):
+            continue
+        members = []  # the group, then the backs found beside it
+        for seen in group:
+            tile = seen
+            if seen.tile == "back" and seen.confidence < min_back:
+                back = back_probability(seen.box)
+                if back >= min_back:
+                    tile = Detection("back", seen.box, back, seen.orientation)
+                    out[out.index(seen)] = tile
+            members.append(tile)
+        pitch = _pitch(seat)
+        faces = [d for d in group if d.tile != "back"]
+        # two faces side by side: the kong's backs are the slots just beyond them, no further
+        reach, outer = (1, faces) if len(faces) > 1 else (KONG - 1, group)
+        ends = sorted(outer, key=lambda d: float(_centre(d) @ pitch))
+        sides = {-1: (ends[0], 1), 1: (ends[-1], 1)}  # direction: (end tile, steps out)
+        while len(members) < KONG and sides:
+            for direction, (end, steps) in list(sides.items()):
+                if steps > reach:
+                    del sides[direction]
+                    continue
+                shift = np.tile(direction * steps * pitch, 2)
+                box = cast("tuple[float, float, float, float]", tuple(np.add(end.box, shift)))
+                weak = _weak_holders(box, out, strong)
+                back = 0.0
+                bare = empty_at is not None and empty_at(*_table_point(box))
+                beside = _next_to_another_group(box, members, out, strong)
+                if weak is not None and not bare and not beside:
+                    back = back_probability(box)
+                if weak is None or back < min_back:
+                    del sides[direction]
+                    continue
+                orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0
+                out = [d for i, d in enumerate(out) if i not in weak]
+                members.append(Detection("back", box, back, orientation))
+                out.append(members[-1])
+                sides[direction] = (end, steps + 1)
+                if len(members) == KONG:
+                    break
+    return out
+
+
+def _table_point(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2 / CANVAS, (box[1] + box[3]) / 2 / CANVAS
+
+
+def _next_to_another_group(
+    box: tuple[float, ...], group: list[Detection], found: list[Detection], strong: float
+) -> bool:
+    """A strong detection outside ``group`` lies within 1.2 tile widths of the slot: the slot
+    belongs beside that tile, not to this group."""
+    x1, y1, x2, y2 = box
+    centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+    reach = 1.2 * TILE_W * CANVAS
+    return any(
+        d.confidence >= strong
+        and all(d is not g for g in group)
+        and np.linalg.norm(_centre(d) - centre) < reach
+        for d in found
+    )
+
+
+def _weak_holders(
+    box: tuple[float, float, float, float], found: list[Detection], strong: float
+) -> set[int] | None:
+    """For a slot in a hand row, on the canvas, with no ``strong`` detection centred within half
+    a tile of its centre: the indices of the weaker ones there; else None (not to be read)."""
+    x1, y1, x2, y2 = box
+    centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+    if x1 < 0 or y1 < 0 or x2 > CANVAS or y2 > CANVAS:
+        return None
+    if place_of(float(centre[0] / CANVAS), float(centre[1] / CANVAS)).zone != "hand_row":
+        return None
+    near = 0.5 * TILE_W * CANVAS
+    there = {i for i, d in enumerate(found) if np.linalg.norm(_centre(d) - centre) < near}
+    return None if any(found[i].confidence >= strong for i in there) else there
