@@ -126,7 +126,7 @@ def probe_kong_backs(
                 weak = _weak_holders(box, out, strong)
                 back = 0.0
                 bare = empty_at is not None and empty_at(*_table_point(box))
-                beside = _next_to_another_group(box, members, out, strong)
+                beside = _next_to_another_group(box, seat, members, out, strong)
                 if weak is not None and not bare and not beside:
                     back = back_probability(box)
                 if weak is None or back < min_back:
@@ -147,15 +147,23 @@ def _table_point(box: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def _next_to_another_group(
-    box: tuple[float, ...], group: list[Detection], found: list[Detection], strong: float
+    box: tuple[float, float, float, float],
+    seat: int,
+    group: list[Detection],
+    found: list[Detection],
+    strong: float,
 ) -> bool:
-    """A strong detection outside ``group`` lies within 1.2 tile widths of the slot: the slot
-    belongs beside that tile, not to this group."""
+    """A strong face of another kind, or a turned one, lies within 1.2 tile widths of the slot:
+    the slot belongs beside that tile, not to this group (backs and the kong's own other face
+    do not count)."""
     x1, y1, x2, y2 = box
     centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
     reach = 1.2 * TILE_W * CANVAS
+    kinds = {d.tile for d in group} - {"back"}
     return any(
         d.confidence >= strong
+        and d.tile != "back"
+        and (d.tile not in kinds or not _upright(d, seat))
         and all(d is not g for g in group)
         and np.linalg.norm(_centre(d) - centre) < reach
         for d in found
