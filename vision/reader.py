@@ -98,6 +98,7 @@ class TableReader:
     stabiliser: Stabiliser
     settle_frames: int = 2
     hold_frames: int = 12
+    kong_probe: bool = True  # read the face-down slots beside short hand-row groups
 
     def __post_init__(self) -> None:
         self.frame = 0
@@ -117,7 +118,8 @@ class TableReader:
         canvas = self.calibration.rectify(image, CANVAS)
         found = self.detector.detect_table(canvas, self.memory)
         felt = FeltCheck(canvas)
-        found = probe_kong_backs(canvas, found, self.detector.read_crops, empty_at=felt)
+        if self.kong_probe:
+            found = probe_kong_backs(canvas, found, self.detector.read_crops, empty_at=felt)
         return self.process_table(table_detections(found), felt)
 
     def process_table(
