@@ -86,12 +86,13 @@ def probe_kong_backs(
 ) -> list[Detection]:
     """``found`` (canvas pixels) plus the backs read beside short hand-row groups; a back the
     detector scored low inside such a group takes the classifier's probability when that is
-    ``min_back`` or more. The two ends are tried in turn (a kong laid end tiles down finds one
+    ``min_back`` or more. ``strong``: the confidence that makes a tile (the stabiliser's
+    ``min_confidence``). The two ends are tried in turn (a kong laid end tiles down finds one
     back on each side before either side goes further; beside two faces only the slot just
-    beyond each is read), and a side stops at its first slot
-    that is not a back, that another group's tile lies next to (that slot is the other
-    group's), that is taken, or where ``empty_at`` (table units; vision.reader.FeltCheck) sees
-    bare felt: the classifier was never shown felt, and calls some felts a back."""
+    beyond each is read), and a side stops at its first slot that is not a back, that another
+    group's tile lies next to (that slot is the other group's), that is taken, or where
+    ``empty_at`` (table units; vision.reader.FeltCheck) sees bare felt: the classifier was never
+    shown felt, and calls some felts a back."""
 
     def back_probability(box: tuple[float, float, float, float]) -> float:
         probs = read_crops(crop_tile(canvas, box)[None])

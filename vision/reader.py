@@ -119,7 +119,10 @@ class TableReader:
         found = self.detector.detect_table(canvas, self.memory)
         felt = FeltCheck(canvas)
         if self.kong_probe:
-            found = probe_kong_backs(canvas, found, self.detector.read_crops, empty_at=felt)
+            strong = self.stabiliser.min_confidence
+            found = probe_kong_backs(
+                canvas, found, self.detector.read_crops, strong=strong, empty_at=felt
+            )
         return self.process_table(table_detections(found), felt)
 
     def process_table(
