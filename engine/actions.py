@@ -120,7 +120,21 @@ class Kong(Action):
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class ConcealedKong(Action):
+    """A kong of four own tiles; ``tile`` None: laid all face down, its kind not seen (a camera
+    under rules that lay concealed kongs face down). Such a kong counts as a set of unknown
+    kind until a :class:`ShowKong` turns it face up."""
+
     name: ClassVar[str] = "concealed_kong"
+    seat: int
+    tile: Tile | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class ShowKong(Action):
+    """A concealed kong laid face down turned face up (at the hand's end, so that the others can
+    check it): from then on it is a concealed kong of ``tile``."""
+
+    name: ClassVar[str] = "show_kong"
     seat: int
     tile: Tile
 
@@ -206,6 +220,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Pung,
     Kong,
     ConcealedKong,
+    ShowKong,
     AddedKong,
     Flower,
     Win,

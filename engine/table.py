@@ -153,7 +153,9 @@ class Table(DealMixin):
         elif isinstance(action, act.Kong):
             self._claim_meld(action.seat, MeldKind.KONG, None, action.tile)
         elif isinstance(action, act.ConcealedKong):
-            self._concealed_kong(action.seat, action.tile)
+            self._concealed_kong_of(action.seat, action.tile)
+        elif isinstance(action, act.ShowKong):
+            self._show_kong(action.seat, action.tile)
         elif isinstance(action, act.AddedKong):
             self._added_kong(action.seat, action.tile)
         elif isinstance(action, act.Flower):

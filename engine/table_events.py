@@ -73,15 +73,25 @@ class MeldClaimed(TableEvent):
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class KongDeclared(TableEvent):
-    """``kind``: exposed (from a discard), concealed or added (to an own pung)."""
+    """``kind``: exposed (from a discard), concealed or added (to an own pung); ``meld`` None: a
+    concealed kong laid face down, its kind not seen (``kong_shown`` names it later)."""
 
     type: ClassVar[str] = "kong_declared"
     seat: int
-    meld: Meld
+    meld: Meld | None
     kind: str
     from_seat: int | None = None
     #: Score changes the rule set pays for the kong (e.g. Qujing's exposed kong); None: none.
     deltas: tuple[int, ...] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class KongShown(TableEvent):
+    """A concealed kong laid face down turned face up: ``meld`` is now known."""
+
+    type: ClassVar[str] = "kong_shown"
+    seat: int
+    meld: Meld
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -40,7 +40,7 @@ class HooksMixin(TableCore):
 
     def _would_win(self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]) -> bool:
         """Whether the rule set would score ``win`` with ``concealed`` as a legal win."""
-        if self.rules is None or len(concealed) + 3 * len(hand.seats[win.seat].melds) != 13:
+        if self.rules is None or len(concealed) + 3 * hand.seats[win.seat].sets != 13:
             return False
         try:
             return self.rules.score(self.win_request(hand, win, concealed)).valid

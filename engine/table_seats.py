@@ -32,6 +32,7 @@ class SeatState:
     known: Counter[Tile] = field(default_factory=Counter)
     unknown: int = 0
     melds: list[Meld] = field(default_factory=list)
+    face_down_kongs: int = 0  # concealed kongs laid face down, kind not yet seen
     river: list[Tile] = field(default_factory=list)
     flowers: list[Tile] = field(default_factory=list)
     last_drawn: Tile | None = None
@@ -74,7 +75,12 @@ class SeatState:
     @property
     def size(self) -> int:
         """Tiles for the xianggong count rule: a kong counts as 3, flowers not at all."""
-        return self.concealed_count + 3 * len(self.melds)
+        return self.concealed_count + 3 * self.sets
+
+    @property
+    def sets(self) -> int:
+        """Melds laid down, face-down kongs included."""
+        return len(self.melds) + self.face_down_kongs
 
     def concealed_tiles(self) -> tuple[Tile, ...]:
         return tuple(sorted(self.known.elements()))

@@ -41,6 +41,7 @@ def public_snapshot(table: Table) -> dict[str, Any]:
                     }
                     for m in seat.melds
                 ],
+                "face_down_kongs": seat.face_down_kongs,
                 "flowers": [str(f) for f in seat.flowers],
                 "concealed_count": seat.concealed_count,
                 "xianggong": seat.xianggong,

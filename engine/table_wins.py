@@ -11,8 +11,9 @@ from typing import Any
 
 from engine.notation import Hand, format_hand, format_tiles
 from engine.rulesets import ScoreResult, WinRequest
-from engine.table_claims import ClaimsMixin, win_rank
+from engine.table_claims import win_rank
 from engine.table_events import WashoutDeclared, WinDeclared
+from engine.table_face_down import FaceDownKongsMixin
 from engine.table_seats import HandState, Phase, WinContext
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
@@ -20,7 +21,7 @@ from engine.violations import ViolationKind
 _REFUSED = object()
 
 
-class WinsMixin(ClaimsMixin):
+class WinsMixin(FaceDownKongsMixin):
     @property
     def max_winners(self) -> int:
         return self.rules.max_winners_per_discard if self.rules is not None else 1
@@ -104,8 +105,8 @@ class WinsMixin(ClaimsMixin):
     def _concealed_for_win(
         self, hand: HandState, win: WinContext, declared: Hand | None
     ) -> tuple[Tile, ...] | object | None:
-        """The concealed tiles without the winning tile; None when unknown; _REFUSED on a
-        violation."""
+        """The concealed tiles without the winning tile; None when unknown (or a kong is still
+        face down); _REFUSED on a violation."""
         seat, win_tile, self_drawn = win.seat, win.tile, win.how == "self"
         state = hand.seats[seat]
         if declared is not None:
@@ -120,13 +121,13 @@ class WinsMixin(ClaimsMixin):
                     return _REFUSED
                 tiles.remove(win_tile)
             concealed = tuple(tiles)
-        size = len(concealed) + 3 * len(state.melds)
+        size = len(concealed) + 3 * state.sets
         if size != 13:
             self._violate(
                 ViolationKind.FALSE_WIN, seat, f"{size} tiles besides the winning tile, not 13"
             )
             return _REFUSED
-        return concealed
+        return None if state.face_down_kongs else concealed  # a kong's kind unseen: no score
 
     def _score(self, request: WinRequest | None) -> ScoreResult | None:
         if self.rules is None or request is None:

@@ -3,7 +3,7 @@
 A hand is played from a shuffled set of 136 tiles: seats discard in turn; now and then a later seat
 pungs or the next seat chows the live discard (the tile leaves the river and appears turned in the
 claimer's meld, on the side of the seat it came from); optionally a seat declares a concealed kong
-in its own turn (four tiles laid with the two end ones face down). Each state is held for some
+in its own turn (four tiles laid with the two end ones face down, or all four face down). Each state is held for some
 frames while an arm reaches to the table between states, so a reader must cope with occlusion.
 """
 
@@ -38,10 +38,12 @@ def scripted_hand(
     turns: int = 24,
     claim_rate: float = 0.15,
     concealed_kong_rate: float = 0.0,
+    face_down: bool = False,
 ) -> list[Step]:
     """States of one hand: each step adds one discard, one claim (meld plus removal) or, at
     ``concealed_kong_rate`` per turn not begun by a claim, one concealed kong (0 draws nothing,
-    so a seed plays the same hand as before the option)."""
+    so a seed plays the same hand as before the option), laid all face down with ``face_down``
+    (its true event is then a ``face_down_kong`` without a tile)."""
     wall = [name for name in _kinds() for _ in range(4)]
     rng.shuffle(wall)
     spec = TableSpec(walls=[(0, 18)] * 4)
@@ -50,7 +52,7 @@ def scripted_hand(
     claimed = False
     for _ in range(turns):
         if concealed_kong_rate and not claimed and rng.random() < concealed_kong_rate:
-            kong = _concealed_kong(seat, spec, wall)
+            kong = _concealed_kong(seat, spec, wall, face_down)
             if kong is not None:
                 steps.append(Step(copy.deepcopy(spec), [kong]))
         claimed = False
@@ -84,7 +86,9 @@ def scripted_hand(
     return steps
 
 
-def _concealed_kong(seat: int, spec: TableSpec, wall: list[str]) -> dict[str, object] | None:
+def _concealed_kong(
+    seat: int, spec: TableSpec, wall: list[str], face_down: bool = False
+) -> dict[str, object] | None:
     """Four copies of the first kind the wall still holds all of, laid as the seat's kong."""
     if len(spec.melds[seat]) >= 3:
         return None
@@ -93,8 +97,11 @@ def _concealed_kong(seat: int, spec: TableSpec, wall: list[str]) -> dict[str, ob
         return None
     for _ in range(4):
         wall.remove(tile)
-    spec.melds[seat].append(MeldSpec(["back", tile, tile, "back"], -1))
     spec.concealed[seat] -= 3
+    if face_down:
+        spec.melds[seat].append(MeldSpec(["back"] * 4, -1))
+        return {"type": "face_down_kong", "seat": seat}
+    spec.melds[seat].append(MeldSpec(["back", tile, tile, "back"], -1))
     return {"type": "concealed_kong", "seat": seat, "tile": tile}
 
 

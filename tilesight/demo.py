@@ -233,8 +233,9 @@ def describe(event: Event) -> str:
         )
     if kind == "tile_discarded":
         return f"{head} discards {data['tile']}  (river row {data['row']}, col {data['col']})"
-    if kind in ("meld_claimed", "kong_declared"):
-        return f"{head} {kind.replace('_', ' ')} {data['meld']}"
+    if kind in ("meld_claimed", "kong_declared", "kong_shown"):
+        meld = data["meld"] if data.get("meld") is not None else "face down"
+        return f"{head} {kind.replace('_', ' ')} {meld}"
     if kind == "flower_replaced":
         return f"{head} sets aside flower {data['flower']}"
     if kind == "win_declared":

@@ -3,9 +3,11 @@
 The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
 unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
 by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
-in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones.
-A revealed hand becomes a declared win whose hand is the revealed tiles (less any concealed kong
-turned face up) less the winning tile, when that can be told.
+in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones;
+one laid face down is a concealed kong without a tile. A revealed hand becomes a declared win whose
+hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
+that can be told; a face-down kong turned up with it is first shown (``ShowKong``) as the kind
+the revealed tiles hold four of.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class ActionBridge:
         self._claimed: set[int] = set()
         self._last_discard: tuple[int, Tile] | None = None
         self._kongs: dict[int, list[Tile]] = {}
+        self._face_down = [0, 0, 0, 0]  # kongs laid face down and not yet shown, per seat
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
@@ -49,9 +52,37 @@ class ActionBridge:
             self._claimed.discard(seat)  # its replacement draw comes before the next discard
             self._kongs.setdefault(seat, []).append(tile)
             return [*out, act.ConcealedKong(seat=seat, tile=tile)]
+        if kind == "face_down_kong":
+            out = [] if seat in self._claimed else [act.Draw(seat=seat)]
+            self._claimed.discard(seat)
+            self._face_down[seat] += 1
+            return [*out, act.ConcealedKong(seat=seat)]
         if kind == "hand_revealed":
-            return [self._win(seat, [Tile.parse(str(t)) for t in _strings(event["tiles"])])]
+            revealed = [Tile.parse(str(t)) for t in _strings(event["tiles"])]
+            still_down = int(str(event.get("face_down_kongs", 0)))
+            shows = self._shown_kongs(seat, revealed, self._face_down[seat] - still_down)
+            return [*shows, self._win(seat, revealed)]
         return []
+
+    def _shown_kongs(self, seat: int, revealed: list[Tile], turned_up: int) -> list[act.Action]:
+        """The face-down kongs turned up with the hand: each the kind the revealed tiles hold
+        four of (its tiles taken out of ``revealed``), beside known kongs turned up too."""
+        out: list[act.Action] = []
+        rest = list(revealed)
+        for tile in self._kongs.get(seat, []):
+            if rest.count(tile) >= 4:
+                for _ in range(4):
+                    rest.remove(tile)
+        for _ in range(max(turned_up, 0)):
+            kind = next((t for t in dict.fromkeys(rest) if rest.count(t) >= 4), None)
+            if kind is None:
+                break
+            for _ in range(4):
+                rest.remove(kind)
+                revealed.remove(kind)
+            self._face_down[seat] -= 1
+            out.append(act.ShowKong(seat=seat, tile=kind))
+        return out
 
     def _meld(self, seat: int, event: Mapping[str, object]) -> list[act.Action]:
         claimed = Tile.parse(str(event["claimed"]))

@@ -9,6 +9,8 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
      "claimed": "E", "frame": 97}
     {"type": "concealed_kong", "seat": 1, "tile": "5p", "frame": 130}
       (four tiles in a hand row, face down but for one to three faces of one kind)
+    {"type": "face_down_kong", "seat": 1, "frame": 131}
+      (four backs in a hand row: a concealed kong laid face down, its kind not seen)
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
     {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
     {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
@@ -34,12 +36,11 @@ from vision.detector import Detection, Detector
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
 from vision.stabiliser import (
-    SeatObservation,
     Stabiliser,
     TableDetection,
     TableObservation,
 )
-from vision.table_diff import a_whole_hand, diff, meld_of
+from vision.table_diff import a_whole_hand, diff, in_play_order, melds_in_flux
 from vision.zones import seat_of
 
 
@@ -107,8 +108,10 @@ class TableReader:
         self._candidate_age = 0
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
         self._kongs_reported: list[Counter[str]] = [Counter() for _ in range(4)]
+        self._face_down_reported = [0, 0, 0, 0]
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
+        self._reveal_held = [0, 0, 0, 0]  # frames each seat's hand has waited for its kongs
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -133,6 +136,7 @@ class TableReader:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
         observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
+        observation = self._hold_reveal_for_kongs(observation)
         if observation == self._candidate:
             self._candidate_age += 1
         else:
@@ -156,6 +160,21 @@ class TableReader:
         self.published = observation
         return events
 
+    def _hold_reveal_for_kongs(self, observation: TableObservation) -> TableObservation:
+        """A hand laid down beside a kong still face down waits up to ``hold_frames`` for the
+        kong to be turned up (shown with the hand, its kind scores): both take a moment."""
+        if self.published is None:
+            return observation
+        seats = list(observation.seats)
+        for seat, (old, now) in enumerate(zip(self.published.seats, seats, strict=True)):
+            waiting = now.face_down_kongs and now.revealed != old.revealed and a_whole_hand(now)
+            if not waiting or self._reveal_held[seat] >= self.hold_frames:
+                self._reveal_held[seat] = 0 if not waiting else self._reveal_held[seat]
+                continue
+            self._reveal_held[seat] += 1
+            seats[seat] = replace(now, revealed=old.revealed)
+        return TableObservation(tuple(seats))
+
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
         """A seat mid-claim (:func:`_melds_in_flux`) has its new discards wait until its melds
         read, at most ``hold_frames``, so the claim is published before the claimer's discard;
@@ -169,7 +188,7 @@ class TableReader:
             before = self.published.seats[seat].river
             if len(now.river) > len(before) and now.river[: len(before)] == before:
                 grown.append(seat)
-            if seat not in grown or not _melds_in_flux(now, len(self._melds_reported[seat])):
+            if seat not in grown or not melds_in_flux(now, len(self._melds_reported[seat])):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -226,19 +245,30 @@ class TableReader:
         river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a
         pung turned into an added kong, a hand passing over it) is still the same claim when it
         returns."""
-        if any(s.river or s.melds or s.revealed or s.concealed_kongs for s in now.seats):
+        if any(
+            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs
+            for s in now.seats
+        ):
             return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
         for reported in self._melds_reported:
             reported.clear()
         for kongs in self._kongs_reported:
             kongs.clear()
+        self._face_down_reported = [0, 0, 0, 0]
 
     def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
         """Report each meld once: a group that flickers back to part of a meld already reported
         (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
         unless the seat now shows more copies of it (two identical chows); a group that makes
         no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
-        likewise, once (a back unread for a frame breaks it up)."""
+        likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
+        kong the seat shows (one turned up at the hand's end is not a new one)."""
+        if event["type"] == "face_down_kong":
+            seat = int(str(event["seat"]))
+            if self._face_down_reported[seat] >= now.seats[seat].face_down_kongs:
+                return False
+            self._face_down_reported[seat] += 1
+            return True
         if event["type"] == "concealed_kong":
             seat, tile = int(str(event["seat"])), str(event["tile"])
             showing = sum(str(t) == tile for t in now.seats[seat].concealed_kongs)
@@ -262,42 +292,3 @@ class TableReader:
             return False
         reported.append(tiles)
         return True
-
-
-def _melds_in_flux(now: SeatObservation, reported: int) -> bool:
-    """The seat is mid-claim or re-laying its melds: one of its groups reads as no legal meld (a
-    tile still misread), or fewer groups read than melds were reported while face-up tiles that
-    make no whole hand lie in its hand row (an added kong pushed together, its turned tile not
-    read for a moment). Each half alone held discards too long; see docs/vision.md."""
-    if any(meld_of(meld) is None for meld in now.melds):
-        return True
-    return len(now.melds) < reported and bool(now.revealed) and not a_whole_hand(now)
-
-
-def in_play_order(
-    events: list[dict[str, object]],
-    last_discarder: int | None = None,
-    added_kongs: set[int] | frozenset[int] = frozenset(),
-) -> list[dict[str, object]]:
-    """The events one settled frame brings, in the order they were played. Positions give each
-    seat's own order; across seats: river changes, then melds (a claim follows the discard it
-    takes), then the discards of seats that just melded (a claimer discards after claiming; a
-    meld is often confirmed late, in the frame that also confirms that discard), then hands.
-    Discards of several seats go in turn order from the seat after ``last_discarder`` (the
-    seat of the last discard published before them). An added kong (seats in ``added_kongs``)
-    takes no discard: it is made in its seat's own turn, just before that seat's discard; so is
-    a concealed kong."""
-    melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
-    first = 0 if last_discarder is None else last_discarder + 1
-
-    def key(event: dict[str, object]) -> tuple[int, int, int]:
-        seat = int(str(event.get("seat", 0)))
-        turn = (seat - first) % 4
-        own_turn = event["type"] == "meld" and seat in added_kongs
-        if own_turn or event["type"] == "concealed_kong":
-            return 0, turn, 0
-        if event["type"] == "discard" and seat in melders:
-            return 2, turn, 1
-        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn, 1
-
-    return sorted(events, key=key)

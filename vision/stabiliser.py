@@ -11,7 +11,8 @@ whatever the arm looks like for a frame or two invents nothing. A detection too 
 confirmed tile read as another kind for ``2 * confirm_frames`` frames in a row is corrected.
 
 Backs count only in a hand row, where a concealed kong lies as four tiles, one to three of them
-face down; a wall's backs are dropped. A kong laid all face down shows no kind and is not read.
+face down, or all four face down (national rules: its kind is not seen); a wall's backs are
+dropped.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.tiles import RelativeSeat, Tile
+from engine.tiles import Tile
+from vision.hand_row import MeldObservation, split_hand_row
 from vision.layout import TILE_H, TILE_W
 from vision.zones import place_of
 
@@ -39,18 +41,12 @@ class TableDetection:
 
 
 @dataclass(frozen=True)
-class MeldObservation:
-    tiles: tuple[Tile, ...]
-    sideways_index: int  # position of the turned tile, from the owner's left
-    source: RelativeSeat  # who it was claimed from, read from the turned tile's side
-
-
-@dataclass(frozen=True)
 class SeatObservation:
     river: tuple[Tile, ...]
     melds: tuple[MeldObservation, ...]
     revealed: tuple[Tile, ...]
     concealed_kongs: tuple[Tile, ...] = ()  # one tile per kong laid with backs showing
+    face_down_kongs: int = 0  # kongs laid all face down
 
 
 @dataclass(frozen=True)
@@ -245,48 +241,6 @@ class Stabiliser:
         seats = []
         for seat in range(4):
             river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
-            melds, revealed, kongs = _split_hand_row(sorted(rows[seat], key=lambda item: item[0]))
-            seats.append(SeatObservation(river, melds, revealed, kongs))
+            melds, revealed, kongs, face_down = split_hand_row(rows[seat])
+            seats.append(SeatObservation(river, melds, revealed, kongs, face_down))
         return TableObservation(tuple(seats))
-
-
-def _split_hand_row(
-    items: list[tuple[float, float, _Track]],
-) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...], tuple[Tile, ...]]:
-    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld; four upright
-    tiles, face down but for one to three faces of one kind, are a concealed kong. Other backs
-    are left out (a stray back does not hide the faces beside it)."""
-    groups: list[list[tuple[float, float, _Track]]] = []
-    for item in items:
-        if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
-            groups[-1].append(item)
-        else:
-            groups.append([item])
-    melds: list[MeldObservation] = []
-    revealed: list[Tile] = []
-    kongs: list[Tile] = []
-    for whole in groups:
-        names = [track.tile for _, _, track in whole]
-        faces = set(names) - {"back"}
-        upright = not any(track.sideways for _, _, track in whole)
-        if len(whole) == 4 and upright and len(faces) == 1 and "back" in names:
-            kongs.append(Tile.parse(faces.pop()))
-            continue
-        group = [item for item in whole if item[2].tile != "back"]
-        if not group:
-            continue
-        turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
-        tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
-        if len(turned) == 1 and len(group) in (3, 4):
-            index = turned[0]
-            source = (
-                RelativeSeat.UPPER
-                if index == 0
-                else RelativeSeat.LOWER
-                if index == len(group) - 1
-                else RelativeSeat.OPPOSITE
-            )
-            melds.append(MeldObservation(tiles, index, source))
-        else:
-            revealed.extend(tiles)
-    return tuple(melds), tuple(revealed), tuple(kongs)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.tiles import Meld, MeldKind, Tile
-from vision.stabiliser import MeldObservation, SeatObservation, TableObservation
+from vision.hand_row import MeldObservation
+from vision.stabiliser import SeatObservation, TableObservation
 
 
 def meld_of(observed: MeldObservation) -> Meld | None:
@@ -27,7 +28,7 @@ def a_whole_hand(seat: SeatObservation) -> bool:
     """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
     each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
     hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
-    sets = len(seat.melds) + len(seat.concealed_kongs)
+    sets = len(seat.melds) + len(seat.concealed_kongs) + seat.face_down_kongs
     return bool(seat.revealed) and len(seat.revealed) + 3 * sets >= 13
 
 
@@ -75,15 +76,19 @@ def diff(
         for tile in (Counter(now.concealed_kongs) - Counter(old_kongs)).elements():
             kong = {"type": "concealed_kong", "seat": seat, "tile": str(tile), "frame": frame}
             events.append(kong)
+        old_face_down = 0 if before is None else before.seats[seat].face_down_kongs
+        for _ in range(now.face_down_kongs - old_face_down):
+            events.append({"type": "face_down_kong", "seat": seat, "frame": frame})
         if now.revealed != old_revealed and a_whole_hand(now):
-            events.append(
-                {
-                    "type": "hand_revealed",
-                    "seat": seat,
-                    "tiles": [str(t) for t in now.revealed],
-                    "frame": frame,
-                }
-            )
+            shown: dict[str, object] = {
+                "type": "hand_revealed",
+                "seat": seat,
+                "tiles": [str(t) for t in now.revealed],
+                "frame": frame,
+            }
+            if now.face_down_kongs:  # kongs not turned up: their tiles are not in ``tiles``
+                shown["face_down_kongs"] = now.face_down_kongs
+            events.append(shown)
     return events
 
 
@@ -131,3 +136,42 @@ def _common_lengths(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> list[list[int]]
                 table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
             )
     return table
+
+
+def melds_in_flux(now: SeatObservation, reported: int) -> bool:
+    """The seat is mid-claim or re-laying its melds: one of its groups reads as no legal meld (a
+    tile still misread), or fewer groups read than melds were reported while face-up tiles that
+    make no whole hand lie in its hand row (an added kong pushed together, its turned tile not
+    read for a moment). Each half alone held discards too long; see docs/vision.md."""
+    if any(meld_of(meld) is None for meld in now.melds):
+        return True
+    return len(now.melds) < reported and bool(now.revealed) and not a_whole_hand(now)
+
+
+def in_play_order(
+    events: list[dict[str, object]],
+    last_discarder: int | None = None,
+    added_kongs: set[int] | frozenset[int] = frozenset(),
+) -> list[dict[str, object]]:
+    """The events one settled frame brings, in the order they were played. Positions give each
+    seat's own order; across seats: river changes, then melds (a claim follows the discard it
+    takes), then the discards of seats that just melded (a claimer discards after claiming; a
+    meld is often confirmed late, in the frame that also confirms that discard), then hands.
+    Discards of several seats go in turn order from the seat after ``last_discarder`` (the
+    seat of the last discard published before them). An added kong (seats in ``added_kongs``)
+    takes no discard: it is made in its seat's own turn, just before that seat's discard; so is
+    a concealed kong, face down or not."""
+    melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
+    first = 0 if last_discarder is None else last_discarder + 1
+
+    def key(event: dict[str, object]) -> tuple[int, int, int]:
+        seat = int(str(event.get("seat", 0)))
+        turn = (seat - first) % 4
+        own_turn = event["type"] == "meld" and seat in added_kongs
+        if own_turn or event["type"] in ("concealed_kong", "face_down_kong"):
+            return 0, turn, 0
+        if event["type"] == "discard" and seat in melders:
+            return 2, turn, 1
+        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn, 1
+
+    return sorted(events, key=key)

@@ -18,7 +18,7 @@ def script(text: str) -> list[act.Action]:
     """A tiny script language for tests: one action per line.
 
     ``start [dealer]``, ``deal SEAT TILES|?N``, ``SEAT draw [TILE|?]``, ``SEAT replace [TILE]``,
-    ``SEAT discard T``, ``SEAT chow TTT``, ``SEAT pung|kong``, ``SEAT ckong T``, ``SEAT akong T``,
+    ``SEAT discard T``, ``SEAT chow TTT``, ``SEAT pung|kong``, ``SEAT ckong T|?``, ``SEAT show T``, ``SEAT akong T``,
     ``SEAT flower T``, ``SEAT win [T]``, ``washout``.
     """
     out: list[act.Action] = []
@@ -56,10 +56,12 @@ def _verb(seat: int, verb: str, tile: act.Tile | None, arg: str | None) -> act.A
         return act.Chow(seat=seat, tiles=parse_tiles(arg))
     if verb in ("pung", "kong"):
         return (act.Pung if verb == "pung" else act.Kong)(seat=seat, tile=tile)
-    assert tile is not None or verb == "win"
-    if verb == "ckong":
-        assert tile is not None
+    if verb == "ckong":  # ``ckong ?``: laid face down
         return act.ConcealedKong(seat=seat, tile=tile)
+    assert tile is not None or verb == "win"
+    if verb == "show":
+        assert tile is not None
+        return act.ShowKong(seat=seat, tile=tile)
     if verb == "akong":
         assert tile is not None
         return act.AddedKong(seat=seat, tile=tile)

@@ -17,10 +17,12 @@ UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
 
 
 def _events_for(
-    seed: int, kong_rate: float = 0.0
+    seed: int, kong_rate: float = 0.0, face_down: bool = False
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     rng = np.random.default_rng(seed)
-    steps = scripted_hand(rng, turns=30, claim_rate=0.3, concealed_kong_rate=kong_rate)
+    steps = scripted_hand(
+        rng, turns=30, claim_rate=0.3, concealed_kong_rate=kong_rate, face_down=face_down
+    )
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
     seen: list[dict[str, object]] = []
     for step in steps:
@@ -85,3 +87,26 @@ def test_concealed_kongs_reach_the_engine_in_their_own_turn() -> None:
     declared = [(e.seat, str(e.meld.first)) for e in engine_events if e.type == "kong_declared"]
     assert declared == kongs
     assert all(e.kind == "concealed" for e in engine_events if e.type == "kong_declared")
+
+
+def test_face_down_kongs_reach_the_engine_as_kongs_of_unseen_kind() -> None:
+    seen, truth = _events_for(4, kong_rate=0.2, face_down=True)
+    kongs = [e["seat"] for e in truth if e["type"] == "face_down_kong"]
+    assert len(kongs) >= 2, "the script should lay kongs face down"
+
+    def key(e: dict[str, object]) -> tuple[object, ...]:
+        return e["type"], e["seat"], e.get("tile", e.get("claimed"))
+
+    kinds = ("discard", "meld", "concealed_kong", "face_down_kong")
+    assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
+    table = Table("log")
+    bridge = ActionBridge()
+    engine_events = []
+    for event in [None, *seen]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert not table.violations, table.violations
+    declared = [e for e in engine_events if e.type == "kong_declared"]
+    assert [e.seat for e in declared] == kongs and all(e.meld is None for e in declared)
+    replacements = [e.seat for e in engine_events if e.type == "tile_drawn" and e.replacement]
+    assert replacements == kongs  # each kong's replacement comes from the back of the wall

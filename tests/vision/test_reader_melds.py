@@ -293,7 +293,7 @@ def test_backs_outside_a_kong_are_not_tiles() -> None:
     spec = TableSpec()  # walls of backs, a kong all face down, a pung with a stray back by it
     spec.melds[0] = [MeldSpec(["back"] * 4, -1), MeldSpec(["C", "C", "C", "back"], 1)]
     observed = Stabiliser(confirm_frames=1).update(table_detections(_boxes(spec))).seats[0]
-    assert observed.concealed_kongs == ()
+    assert observed.concealed_kongs == () and observed.face_down_kongs == 1
     assert [tuple(str(t) for t in m.tiles) for m in observed.melds] == [("C", "C", "C")]
     assert observed.revealed == ()
 

@@ -70,7 +70,8 @@ def expected_view(snapshot: dict[str, Any], seq: int) -> dict[str, Any]:
         seats.append(
             {
                 "river": river,
-                "melds": [m["meld"] for m in seat["melds"]],
+                "melds": [m["meld"] for m in seat["melds"]]
+                + ["face-down"] * seat["face_down_kongs"],
                 "flowers": seat["flowers"],
                 "score": str(snapshot["scores"][i]),
                 "turn": hand["turn"] == i and hand["phase"] in ("draw", "discard"),
@@ -216,6 +217,7 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
                         "river": [[evil_tile]] if i == 0 else [],
                         "melds": [{"meld": "[<em>x</em>]"}] if i == 1 else [],
                         "flowers": ["1f", "<b>f</b>"] if i == 2 else [],
+                        "face_down_kongs": [1, "<b>2</b>", 0, 1e9][i],
                     }
                     for i in range(4)
                 ],
@@ -253,6 +255,10 @@ def test_wire_strings_are_text_and_violations_stay_off_air(
     flowers = page.locator("#seat-2 .flowers .tile")
     assert flowers.nth(0).locator("use").get_attribute("href") == "tiles.svg#t-1f"
     assert flowers.nth(1).text_content() == "<b>f</b>"
+    kongs = "[...document.querySelectorAll('#seat-%d .face-down-kong')].length"
+    assert [page.evaluate(kongs % i) for i in range(4)] == [1, 0, 0, 4]  # a huge count is capped
+    backs = page.locator("#seat-0 .face-down-kong .tile use")
+    assert [backs.nth(k).get_attribute("href") for k in range(4)] == ["tiles.svg#t-back"] * 4
     assert page.evaluate("document.querySelectorAll('script').length") == 3  # the page's own
     assert page.evaluate("window.__xss === undefined")
     assert "false_win" not in (page.text_content("body") or "")

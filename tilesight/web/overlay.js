@@ -65,6 +65,13 @@
     if (seat) {
       (seat.flowers || []).forEach((f) => flowers.appendChild(T.tile(f)));
       (seat.melds || []).forEach((m) => melds.appendChild(T.meld(m.meld)));
+      const faceDownKongs = Math.min(Math.trunc(Number(seat.face_down_kongs)) || 0, 4);
+      for (let k = 0; k < faceDownKongs; k += 1) {  // concealed kongs laid face down
+        const kong = T.el("span", "meld face-down-kong");
+        kong.dataset.meld = "face-down";
+        for (let t = 0; t < 4; t += 1) kong.appendChild(T.tile("back", { faceDown: true }));
+        melds.appendChild(kong);
+      }
       const rows = seat.river || [];
       const live = hand.live_discard;
       rows.forEach((row, r) => {

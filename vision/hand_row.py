@@ -1,0 +1,75 @@
+"""A seat's hand row read as groups: melds, revealed tiles and concealed kongs.
+
+Items are (start, end, tile) along the row from the owner's left, in table units; groups are
+split at gaps. See :func:`split_hand_row`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.tiles import RelativeSeat, Tile
+from vision.layout import TILE_W
+
+
+class Seen(Protocol):
+    """A stabilised tile: its kind (or ``back``) and whether it lies turned."""
+
+    tile: str
+    sideways: bool
+
+
+@dataclass(frozen=True)
+class MeldObservation:
+    tiles: tuple[Tile, ...]
+    sideways_index: int  # position of the turned tile, from the owner's left
+    source: RelativeSeat  # who it was claimed from, read from the turned tile's side
+
+
+def split_hand_row(
+    items: Sequence[tuple[float, float, Seen]],
+) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...], tuple[Tile, ...], int]:
+    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld; four upright
+    tiles, face down but for one to three faces of one kind, are a concealed kong, and four
+    upright backs a kong laid face down (counted). Other backs are left out (a stray back does
+    not hide the faces beside it)."""
+    groups: list[list[tuple[float, float, Seen]]] = []
+    for item in sorted(items, key=lambda item: item[0]):
+        if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    melds: list[MeldObservation] = []
+    revealed: list[Tile] = []
+    kongs: list[Tile] = []
+    face_down = 0
+    for whole in groups:
+        names = [track.tile for _, _, track in whole]
+        faces = set(names) - {"back"}
+        upright = not any(track.sideways for _, _, track in whole)
+        if len(whole) == 4 and upright and len(faces) <= 1 and "back" in names:
+            if faces:
+                kongs.append(Tile.parse(faces.pop()))
+            else:
+                face_down += 1
+            continue
+        group = [item for item in whole if item[2].tile != "back"]
+        if not group:
+            continue
+        turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
+        tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
+        if len(turned) == 1 and len(group) in (3, 4):
+            index = turned[0]
+            source = (
+                RelativeSeat.UPPER
+                if index == 0
+                else RelativeSeat.LOWER
+                if index == len(group) - 1
+                else RelativeSeat.OPPOSITE
+            )
+            melds.append(MeldObservation(tiles, index, source))
+        else:
+            revealed.extend(tiles)
+    return tuple(melds), tuple(revealed), tuple(kongs), face_down
