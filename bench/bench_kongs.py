@@ -2,12 +2,14 @@
 
     PYTHONPATH=. .venv/bin/python bench/bench_kongs.py --tables 12
     PYTHONPATH=. .venv/bin/python bench/bench_kongs.py --tables 12 --no-probe
+    PYTHONPATH=. .venv/bin/python bench/bench_kongs.py --tables 12 --face-down
 
 Each table has a pung and a concealed kong (end tiles face down) in one seat's hand row, three
 discards per river, filmed still by an installed 1920x1080 camera for ``--frames`` frames and
 read by ``TableReader``. A table counts when exactly its kong is reported, once, and nothing
 else is reported as a kong. ``--no-probe`` reads without vision/kong_probe.py (the detector's
-own backs only).
+own backs only). ``--face-down`` lays each kong all face down (national rules): a table then
+counts when exactly one ``face_down_kong`` is reported, for its seat, and no other kong.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--frames", type=int, default=6)
     parser.add_argument("--no-probe", action="store_true")
+    parser.add_argument("--face-down", action="store_true")
     args = parser.parse_args()
 
     from models.camera import render_frame
@@ -45,7 +48,7 @@ def main() -> None:
         spec = TableSpec()
         spec.melds[seat] = [
             MeldSpec(["3m", "3m", "3m"], 2),
-            MeldSpec(["back", kind, kind, "back"], -1),
+            MeldSpec(["back"] * 4 if args.face_down else ["back", kind, kind, "back"], -1),
         ]
         spec.rivers = [["1s", "2s", "N"] for _ in range(4)]
         corners = installed_camera(1920, 1080, rng)
@@ -64,12 +67,14 @@ def main() -> None:
             events = reader.process(frame.image)
             seconds += time.perf_counter() - started
             frames += 1
-            kongs += [(e["seat"], e["tile"]) for e in events if e["type"] == "concealed_kong"]
-        right += kongs == [(seat, kind)]
-        print(f"table {seed}: seat {seat} kong of {kind}: read {kongs}", flush=True)
+            types = ("concealed_kong", "face_down_kong")
+            kongs += [(e["seat"], e.get("tile", "?")) for e in events if e["type"] in types]
+        right += kongs == [(seat, "?" if args.face_down else kind)]
+        laid = "face down" if args.face_down else f"of {kind}"
+        print(f"table {seed}: seat {seat} kong {laid}: read {kongs}", flush=True)
     print(
-        f"{right}/{args.tables} concealed kongs read ({'without' if args.no_probe else 'with'} "
-        f"the probe); {frames / seconds:.1f} frames/s"
+        f"{right}/{args.tables} {'face-down' if args.face_down else 'concealed'} kongs read "
+        f"({'without' if args.no_probe else 'with'} the probe); {frames / seconds:.1f} frames/s"
     )
 
 

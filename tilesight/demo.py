@@ -193,7 +193,13 @@ def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | No
     from tilesight.perception_demo import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
 
     # the last table of a hand stays in view a second (10 frames) while the win is scored
-    return PerceptionCheck(options.vision_frames_per_action, options.seed, out, final_frames=10)
+    return PerceptionCheck(
+        options.vision_frames_per_action,
+        options.seed,
+        out,
+        final_frames=10,
+        face_down_kongs=options.procedure == "national",  # its kongs lie face down
+    )
 
 
 def _printer(out: TextIO) -> Callable[[int, str], None]:

@@ -116,10 +116,12 @@ class PerceptionCheck:
         frame_size: tuple[int, int] = FRAME_SIZE,
         arm_frames: int = 0,
         final_frames: int = 0,
+        face_down_kongs: bool = False,
     ):
         """``arm_frames`` of each change's frames show an arm reaching over the table first;
         ``final_frames`` more frames show the table at rest after the hand's last change (a
-        real camera keeps watching while the win is checked and scored)."""
+        real camera keeps watching while the win is checked and scored); ``face_down_kongs``
+        lays concealed kongs all face down (national rules), else with their end tiles down."""
         if frames_per_action < 1 or not 0 <= arm_frames < frames_per_action:
             raise ValueError(
                 f"need frames per action >= 1 and 0 <= arm frames < that, got "
@@ -129,6 +131,7 @@ class PerceptionCheck:
         self.frame_size = frame_size
         self.arm_frames = arm_frames
         self.final_frames = final_frames
+        self.face_down_kongs = face_down_kongs
         self.out = out
         self.rng = np.random.default_rng(seed)
         self.faces = {name: [image] for name, image in load_faces().items()}
@@ -195,11 +198,14 @@ class PerceptionCheck:
                     meld.sideways_index += 1 if at == 0 else 0
                     self.truth.append(("meld", action.seat, "kong", str(action.tile)))
                     return True
-        if isinstance(action, act.ConcealedKong):  # laid with its two end tiles face down
-            names = ["back", str(action.tile), str(action.tile), "back"]
+        if isinstance(action, act.ConcealedKong):  # laid with its end tiles or all face down
+            tile = str(action.tile)
+            down = self.face_down_kongs or action.tile is None
+            names = ["back"] * 4 if down else ["back", tile, tile, "back"]
             spec.melds[action.seat].append(MeldSpec(names, -1))
             spec.concealed[action.seat] = max(spec.concealed[action.seat] - 3, 0)
-            self.truth.append(("concealed_kong", action.seat, str(action.tile), ""))
+            kind = "face_down_kong" if down else "concealed_kong"
+            self.truth.append((kind, action.seat, "?" if down else tile, ""))
             return True
         return False  # draws, flowers, wins: nothing the reader compares
 
@@ -227,7 +233,7 @@ class PerceptionCheck:
 
     @staticmethod
     def _read(reader: TableReader, image: np.ndarray) -> list[dict[str, object]]:
-        kinds = ("discard", "meld", "concealed_kong")
+        kinds = ("discard", "meld", "concealed_kong", "face_down_kong")
         return [e for e in reader.process(image) if e["type"] in kinds]
 
 
@@ -244,8 +250,8 @@ def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.nd
 
 def _key(event: dict[str, object]) -> Key:
     seat = int(str(event["seat"]))
-    if event["type"] in ("discard", "concealed_kong"):
-        return (str(event["type"]), seat, str(event["tile"]), "")
+    if event["type"] in ("discard", "concealed_kong", "face_down_kong"):
+        return (str(event["type"]), seat, str(event.get("tile", "?")), "")
     return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
 
 

@@ -3,7 +3,8 @@
 The detector was trained on backs in walls; beside a concealed kong's face-up tiles it finds the
 face-down ones only now and then (0.3-0.7, often not at all), so a kong would flicker between a
 kong and two loose faces. The classifier reads a back well. So where a hand row shows a short
-group (one to three upright faces of one kind, perhaps with backs), the tile-sized slots just
+group (one to three upright faces of one kind, perhaps with backs, or two or three backs alone:
+a kong laid all face down), the tile-sized slots just
 beyond its ends are cut and read; a slot read as a back with probability ``min_back`` or more
 becomes a "back" detection, and the search goes on outward until the group holds four tiles.
 Slots holding a detection of ``strong`` confidence, or outside the hand row, are not read; a
@@ -68,11 +69,15 @@ def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detec
 
 
 def _kong_part(seat: int, group: list[Detection]) -> bool:
-    """Upright tiles, one kind's faces: fewer than four, or four with a back among them."""
+    """Upright tiles, one kind's faces: fewer than four, or four with a back among them; or
+    two or three backs alone (a kong laid all face down, a back not found)."""
     names = [d.tile for d in group]
     upright = all(_upright(d, seat) for d in group)
+    faces = set(names) - {"back"}
+    if not faces:
+        return upright and 2 <= len(group) < KONG
     short = len(group) < KONG or (len(group) == KONG and "back" in names)
-    return short and len(set(names) - {"back"}) == 1 and upright
+    return short and len(faces) == 1 and upright
 
 
 def probe_kong_backs(
@@ -92,7 +97,8 @@ def probe_kong_backs(
     beyond each is read), and a side stops at its first slot that is not a back, that another
     group's tile lies next to (that slot is the other group's), that is taken, or where
     ``empty_at`` (table units; vision.reader.FeltCheck) sees bare felt: the classifier was never
-    shown felt, and calls some felts a back."""
+    shown felt, and calls some felts a back. A slot where the detector found a weak back is read
+    whatever ``empty_at`` says: backs may share the felt's colour."""
 
     def back_probability(box: tuple[float, float, float, float]) -> float:
         probs = read_crops(crop_tile(canvas, box)[None])
@@ -126,7 +132,9 @@ def probe_kong_backs(
                 box = cast("tuple[float, float, float, float]", tuple(np.add(end.box, shift)))
                 weak = _weak_holders(box, out, strong)
                 back = 0.0
-                bare = empty_at is not None and empty_at(*_table_point(box))
+                # a weak back found there is no felt (backs can share the felt's colour)
+                seen_back = weak is not None and any(out[i].tile == "back" for i in weak)
+                bare = empty_at is not None and not seen_back and empty_at(*_table_point(box))
                 beside = _next_to_another_group(box, seat, members, out, strong)
                 if weak is not None and not bare and not beside:
                     back = back_probability(box)

@@ -90,6 +90,7 @@ def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
     check = PerceptionCheck.__new__(PerceptionCheck)  # the table model only: no detector loaded
     check.rng = np.random.default_rng(0)
     check.frame_size = (1280, 720)
+    check.face_down_kongs = False
     check.start_hand(1)
     t = Tile.parse
     assert check._apply(act.Discard(seat=3, tile=t("4s")))
@@ -103,6 +104,10 @@ def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
     assert (hidden.names, hidden.sideways_index) == (["back", "9p", "9p", "back"], -1)
     assert check.truth[-1] == ("concealed_kong", 1, "9p", "")
     check.truth.pop()
+    check.face_down_kongs = True  # national rules: all four face down, the kind unseen
+    assert check._apply(act.ConcealedKong(seat=2, tile=t("C")))
+    assert check.spec.melds[2][0].names == ["back"] * 4
+    assert check.truth.pop() == ("face_down_kong", 2, "?", "")
     assert check.spec.rivers == [[], [], [], []]
     chow, kong = check.spec.melds[0][0], check.spec.melds[3][0]
     assert (chow.names, chow.sideways_index) == (["4s", "3s", "5s"], 0)
