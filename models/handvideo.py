@@ -3,8 +3,9 @@
 A hand is played from a shuffled set of 136 tiles: seats discard in turn; now and then a later seat
 pungs or the next seat chows the live discard (the tile leaves the river and appears turned in the
 claimer's meld, on the side of the seat it came from); optionally a seat declares a concealed kong
-in its own turn (four tiles laid with the two end ones face down, or all four face down). Each state is held for some
-frames while an arm reaches to the table between states, so a reader must cope with occlusion.
+in its own turn (four tiles laid with the two end ones face down, or all four face down). Each
+state is held for some frames while an arm reaches to the table between states, so a reader must
+cope with occlusion.
 """
 
 from __future__ import annotations

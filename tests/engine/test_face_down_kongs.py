@@ -86,7 +86,7 @@ def test_a_wrong_sized_hand_beside_a_face_down_kong_is_a_false_win() -> None:
 
 
 def test_a_tileless_kong_in_a_record_is_the_seats_four_of_a_kind() -> None:
-    table, events = run("start\ndeal 0 9999p 123456789m\n0 draw 1s\n0 ckong ?\n")
+    _, events = run("start\ndeal 0 9999p 123456789m\n0 draw 1s\n0 ckong ?\n")
     kong = next(e for e in events if e.type == "kong_declared")
     assert kinds(events) == [] and to_dict(kong)["meld"] == "{9999p}"
     _, none = run("start\ndeal 0 999p 123456789m 1s\n0 draw 2s\n0 ckong ?\n", Table("log"))

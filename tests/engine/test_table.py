@@ -18,8 +18,8 @@ def script(text: str) -> list[act.Action]:
     """A tiny script language for tests: one action per line.
 
     ``start [dealer]``, ``deal SEAT TILES|?N``, ``SEAT draw [TILE|?]``, ``SEAT replace [TILE]``,
-    ``SEAT discard T``, ``SEAT chow TTT``, ``SEAT pung|kong``, ``SEAT ckong T|?``, ``SEAT show T``, ``SEAT akong T``,
-    ``SEAT flower T``, ``SEAT win [T]``, ``washout``.
+    ``SEAT discard T``, ``SEAT chow TTT``, ``SEAT pung|kong``, ``SEAT ckong T|?``, ``SEAT show T``,
+    ``SEAT akong T``, ``SEAT flower T``, ``SEAT win [T]``, ``washout``.
     """
     out: list[act.Action] = []
     for line in text.strip().splitlines():
