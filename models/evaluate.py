@@ -37,12 +37,11 @@ from models.evaluate_real import (
     real_table_faces,
     real_table_summary,
 )
+from models.evaluate_video import hand_video
 from models.faces import class_names, load_faces
 from models.metrics import Sample, confusion, confusion_png, iou, map_scores
 from vision.calibration import Calibration
 from vision.detector import Detector
-from vision.reader import TableReader
-from vision.stabiliser import Stabiliser
 
 BASELINE_NAMES = {
     "chun": "C",
@@ -156,60 +155,6 @@ def rendered_scenes(  # type: ignore[no-untyped-def]
     return result
 
 
-def hand_video(detector: Detector, turns: int, seed: int, kongs: float = 0.0) -> dict:
-    """Part 3: a scripted hand rendered as video; ``kongs``: its concealed kongs per turn."""
-    from models.handvideo import scripted_hand, video_frames
-
-    rng = np.random.default_rng(seed)
-    faces = {name: [image] for name, image in load_faces().items()}
-    steps = scripted_hand(rng, turns=turns, claim_rate=0.2, concealed_kong_rate=kongs)
-    reader: TableReader | None = None
-    seen: list[dict[str, object]] = []
-    frames = 0
-    for image, corners in video_frames(steps, faces, rng, hold=4, arm_frames=2):
-        if reader is None:
-            calibration = Calibration(tuple((float(x), float(y)) for x, y in corners))
-            reader = TableReader(detector, calibration, Stabiliser(confirm_frames=3))
-        seen.extend(reader.process(image))
-        frames += 1
-    truth = [e for step in steps for e in step.events]
-    return {"frames": frames, **compare_events(truth, seen)}
-
-
-def compare_events(truth: list[dict[str, object]], seen: list[dict[str, object]]) -> dict:
-    """Discards, melds and concealed kongs read against the truth, in order."""
-    compared = ("discard", "meld", "concealed_kong")
-
-    def key(e: dict[str, object]) -> tuple[object, ...]:
-        if e["type"] in ("discard", "concealed_kong"):
-            return (e["type"], e["seat"], e["tile"])
-        return ("meld", e["seat"], e.get("kind"), e.get("claimed"))
-
-    want = [key(e) for e in truth if e["type"] in compared]
-    got = [key(e) for e in seen if e["type"] in compared]
-    # longest common subsequence: what was read in the right order
-    table = np.zeros((len(want) + 1, len(got) + 1), np.int32)
-    for i in range(len(want)):
-        for j in range(len(got)):
-            table[i + 1, j + 1] = (
-                table[i, j] + 1 if want[i] == got[j] else max(table[i, j + 1], table[i + 1, j])
-            )
-    in_order = int(table[-1, -1])
-    missing = [w for w in want if w not in got]
-    extra = [g for g in got if g not in want]
-    wrong_tile = sum(1 for g in extra if any(w[:2] == g[:2] for w in missing))
-    return {
-        "true_events": len(want),
-        "read_events": len(got),
-        "in_order": in_order,
-        "missed": len(missing) - wrong_tile,
-        "false": len(extra) - wrong_tile,
-        "wrong_tile": wrong_tile,
-        "wrong_order": len(got) - in_order - len(extra),
-        "corrections": sum(1 for e in seen if e["type"] == "river_corrected"),
-    }
-
-
 def write_report(
     out: Path,
     scenes: dict,
@@ -273,12 +218,16 @@ def write_report(
             lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
         lines.append("")
     if video:
-        kongs = video.get("with_concealed_kongs")
+        extra = {
+            "with_concealed_kongs": "concealed kongs (end tiles face down)",
+            "with_face_down_kongs": "concealed kongs laid all face down (national rules)",
+        }
         lines += ["## Rendered video of a scripted hand", ""]
-        lines += [f"- {k}: {v}" for k, v in video.items() if k != "with_concealed_kongs"]
-        if kongs:
-            lines += ["", "## The same with concealed kongs (end tiles face down)", ""]
-            lines += [f"- {k}: {v}" for k, v in kongs.items()]
+        lines += [f"- {k}: {v}" for k, v in video.items() if k not in extra]
+        for name, title in extra.items():
+            if video.get(name):
+                lines += ["", f"## The same with {title}", ""]
+                lines += [f"- {k}: {v}" for k, v in video[name].items()]
     (out / "report.md").write_text("\n".join(lines) + "\n")
 
 
@@ -320,6 +269,9 @@ def main() -> None:
         print(f"video: {video}", flush=True)
         video["with_concealed_kongs"] = hand_video(detector, args.turns, args.seed + 2, kongs=0.3)
         print(f"video with concealed kongs: {video['with_concealed_kongs']}", flush=True)
+        down = hand_video(detector, args.turns, args.seed + 3, kongs=0.3, face_down=True)
+        video["with_face_down_kongs"] = down
+        print(f"video with kongs laid face down: {down}", flush=True)
     hands = engine_hands(args.hands, args.seed) if args.hands else None
     if hands:
         print(
