@@ -26,6 +26,7 @@ from vision.layout import HAND_V, TILE_W, to_table
 from vision.zones import place_of
 
 KONG = 4
+WEAK_BACK = 0.25  # a back this sure may start a search (see _groups)
 
 
 def _centre(d: Detection) -> np.ndarray:
@@ -44,12 +45,13 @@ def _pitch(seat: int) -> np.ndarray:
 
 
 def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detection]]]:
-    """Hand-row detections of ``strong`` confidence or more per seat, split where neighbours
-    are more than 1.28 tile widths apart (a turned tile within a meld is 1.19 from its
-    neighbour, the next meld 1.375)."""
+    """Hand-row detections of ``strong`` confidence or more per seat (backs of ``WEAK_BACK``
+    or more: the detector scores the backs of a kong laid face down low), split where
+    neighbours are more than 1.28 tile widths apart (a turned tile within a meld is 1.19 from
+    its neighbour, the next meld 1.375)."""
     rows: dict[int, list[tuple[float, Detection]]] = {}
     for d in found:
-        if d.confidence < strong:
+        if d.confidence < (min(strong, WEAK_BACK) if d.tile == "back" else strong):
             continue
         x, y = _centre(d) / CANVAS
         place = place_of(float(x), float(y))
@@ -68,14 +70,16 @@ def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detec
     return out
 
 
-def _kong_part(seat: int, group: list[Detection]) -> bool:
+def _kong_part(seat: int, group: list[Detection], strong: float) -> bool:
     """Upright tiles, one kind's faces: fewer than four, or four with a back among them; or
-    two or three backs alone (a kong laid all face down, a back not found)."""
+    backs alone, fewer than four or four with one under ``strong`` (a kong laid all face down,
+    backs not found or found weakly)."""
     names = [d.tile for d in group]
     upright = all(_upright(d, seat) for d in group)
     faces = set(names) - {"back"}
     if not faces:
-        return upright and 2 <= len(group) < KONG
+        weak = any(d.confidence < strong for d in group)
+        return upright and (len(group) < KONG or (len(group) == KONG and weak))
     short = len(group) < KONG or (len(group) == KONG and "back" in names)
     return short and len(faces) == 1 and upright
 
@@ -106,11 +110,13 @@ def probe_kong_backs(
 
     out = list(found)
     for seat, group in _groups(found, strong):
-        if not _kong_part(seat, group):
+        if not _kong_part(seat, group, strong):
             continue
         members = []  # the group, then the backs found beside it
         for seen in group:
             tile = seen
+            if not any(d is seen for d in out):
+                continue  # replaced by an earlier group's search
             if seen.tile == "back" and seen.confidence < min_back:
                 back = back_probability(seen.box)
                 if back >= min_back:

@@ -87,3 +87,27 @@ def test_only_short_upright_groups_of_one_kind_are_probed_and_felt_is_never_read
     assert probe_kong_backs(canvas, pung, reader, empty_at=lambda x, y: True) == pung
     assert reader.crops == 0  # beside the two upright N lie felt and the turned N's slot
     assert probe_kong_backs(canvas, pung, reader) == pung  # read, but no back there
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_a_kong_laid_face_down_is_completed_from_one_weak_back(seat: int) -> None:
+    canvas, spots = _table(_kong_table(seat, ["back"] * 4))
+    backs = [s for s in spots if s.name == "back"]
+    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
+    seen.append(Detection("back", _box(backs[2]), 0.3, backs[2].orientation))  # under "strong"
+    found = probe_kong_backs(canvas, seen, StandIn(), empty_at=lambda x, y: False)
+    assert sorted(round(d.box[0] + d.box[1]) for d in found if d.tile == "back") == sorted(
+        round(_box(s)[0] + _box(s)[1]) for s in backs
+    )
+    from vision.reader import table_detections
+
+    observed = Stabiliser(confirm_frames=1).update(table_detections(found)).seats[seat]
+    assert observed.face_down_kongs == 1 and observed.concealed_kongs == ()
+
+
+def test_a_back_too_weak_to_start_a_search_reads_nothing() -> None:
+    canvas, spots = _table(_kong_table(0, ["back"] * 4))
+    backs = [s for s in spots if s.name == "back"]
+    reader = StandIn()
+    seen = [Detection("back", _box(backs[1]), 0.2, backs[1].orientation)]
+    assert probe_kong_backs(canvas, seen, reader) == seen and reader.crops == 0
