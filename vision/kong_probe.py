@@ -70,6 +70,28 @@ def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detec
     return out
 
 
+def _candidates(seat: int, group: list[Detection], strong: float) -> list[list[Detection]]:
+    """The parts of a hand-row group to search beside: the group itself when it may be part of
+    a kong, else each run of backs in it (a weak back can bridge a kong laid face down to the
+    meld beside it), its ``strong`` backs first: a weak back's box may be poorly fitted, while
+    the slot beside the strong ones is cut to the tile's pitch."""
+    if _kong_part(seat, group, strong):
+        return [group]
+    runs: list[list[Detection]] = [[]]
+    for d in group:
+        if d.tile == "back":
+            runs[-1].append(d)
+        elif runs[-1]:
+            runs.append([])
+    out = []
+    for run in runs:
+        sure = [d for d in run if d.confidence >= strong]
+        pick = next((r for r in (sure, run) if r and _kong_part(seat, r, strong)), None)
+        if pick is not None and len(run) < len(group):
+            out.append(pick)
+    return out
+
+
 def _kong_part(seat: int, group: list[Detection], strong: float) -> bool:
     """Upright tiles, one kind's faces: fewer than four, or four with a back among them; or
     backs alone, fewer than four or four with one under ``strong`` (a kong laid all face down,
@@ -109,9 +131,12 @@ def probe_kong_backs(
         return float(kind_probabilities(probs)[0, -1])
 
     out = list(found)
-    for seat, group in _groups(found, strong):
-        if not _kong_part(seat, group, strong):
-            continue
+    parts = [
+        (seat, part)
+        for seat, whole in _groups(found, strong)
+        for part in _candidates(seat, whole, strong)
+    ]
+    for seat, group in parts:
         members = []  # the group, then the backs found beside it
         for seen in group:
             tile = seen
