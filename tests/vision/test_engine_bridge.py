@@ -3,6 +3,8 @@ discard and meld events with no violations (detections placed exactly, so no mod
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from engine.table import Table
@@ -37,6 +39,18 @@ def _events_for(
             seen.extend(reader.process_table(spots, empty_at))
     truth = [event for step in steps for event in step.events]
     return seen, truth
+
+
+def _drive(seen: list[dict[str, object]]) -> list[Any]:
+    """The reader's events through the bridge into a camera-mode table; no violations."""
+    table = Table("log")
+    bridge = ActionBridge()
+    engine_events = []
+    for event in [None, *seen]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert not table.violations, table.violations
+    return engine_events
 
 
 def test_scripted_hand_events_are_recovered_in_order() -> None:
@@ -77,13 +91,7 @@ def test_concealed_kongs_reach_the_engine_in_their_own_turn() -> None:
 
     kinds = ("discard", "meld", "concealed_kong")
     assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
-    table = Table("log")
-    bridge = ActionBridge()
-    engine_events = []
-    for event in [None, *seen]:
-        for action in bridge.start() if event is None else bridge.actions(event):
-            engine_events += table.apply(action)
-    assert not table.violations, table.violations
+    engine_events = _drive(seen)
     declared = [(e.seat, str(e.meld.first)) for e in engine_events if e.type == "kong_declared"]
     assert declared == kongs
     assert all(e.kind == "concealed" for e in engine_events if e.type == "kong_declared")
@@ -99,13 +107,7 @@ def test_face_down_kongs_reach_the_engine_as_kongs_of_unseen_kind() -> None:
 
     kinds = ("discard", "meld", "concealed_kong", "face_down_kong")
     assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
-    table = Table("log")
-    bridge = ActionBridge()
-    engine_events = []
-    for event in [None, *seen]:
-        for action in bridge.start() if event is None else bridge.actions(event):
-            engine_events += table.apply(action)
-    assert not table.violations, table.violations
+    engine_events = _drive(seen)
     declared = [e for e in engine_events if e.type == "kong_declared"]
     assert [e.seat for e in declared] == kongs and all(e.meld is None for e in declared)
     replacements = [e.seat for e in engine_events if e.type == "tile_drawn" and e.replacement]
