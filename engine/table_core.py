@@ -106,10 +106,11 @@ class TableCore:
             )
 
     # -- checks -------------------------------------------------------------------------------
-    def _live_hand(self, seat: int | None = None) -> HandState | None:
-        """The hand in progress, or None after a NO_HAND_IN_PROGRESS violation."""
+    def _live_hand(self, seat: int | None = None, *, ended_ok: bool = False) -> HandState | None:
+        """The hand in progress (or just ended, with ``ended_ok``), or None after a
+        NO_HAND_IN_PROGRESS violation."""
         hand = self.hand
-        if hand is None or hand.phase in (Phase.IDLE, Phase.ENDED):
+        if hand is None or hand.phase is Phase.IDLE or (hand.phase is Phase.ENDED and not ended_ok):
             self._violate(ViolationKind.NO_HAND_IN_PROGRESS, seat, "no hand is in progress")
             return None
         if seat is not None and seat not in range(4):

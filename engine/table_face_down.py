@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from engine.table_claims import ClaimsMixin
 from engine.table_events import KongDeclared, KongShown
-from engine.table_seats import Phase
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 
@@ -51,12 +50,8 @@ class FaceDownKongsMixin(ClaimsMixin):
     def _show_kong(self, seat: int, tile: Tile) -> None:
         """Turn one of the seat's face-down kongs up as a concealed kong of ``tile``; allowed
         after the hand ended too (the kongs are shown once it is over)."""
-        hand = self.hand
-        if hand is None or hand.phase is Phase.IDLE:
-            self._violate(ViolationKind.NO_HAND_IN_PROGRESS, seat, "no hand to show a kong in")
-            return
-        if seat not in range(4):
-            self._violate(ViolationKind.BAD_ACTION, None, f"seat {seat!r} is not 0-3")
+        hand = self._live_hand(seat, ended_ok=True)
+        if hand is None:
             return
         state = hand.seats[seat]
         if state.face_down_kongs == 0:

@@ -37,49 +37,43 @@ class ActionBridge:
         kind = event.get("type")
         if kind == "discard":
             tile = Tile.parse(str(event["tile"]))
-            out: list[act.Action] = []
-            if seat not in self._claimed:
-                out.append(act.Draw(seat=seat))
-            self._claimed.discard(seat)
+            out = self._own_draw(seat)
             self._last_discard = (seat, tile)
-            out.append(act.Discard(seat=seat, tile=tile))
-            return out
+            return [*out, act.Discard(seat=seat, tile=tile)]
         if kind == "meld":
             return self._meld(seat, event)
         if kind == "concealed_kong":
             tile = Tile.parse(str(event["tile"]))
-            out = [] if seat in self._claimed else [act.Draw(seat=seat)]
-            self._claimed.discard(seat)  # its replacement draw comes before the next discard
             self._kongs.setdefault(seat, []).append(tile)
-            return [*out, act.ConcealedKong(seat=seat, tile=tile)]
+            return [*self._own_draw(seat), act.ConcealedKong(seat=seat, tile=tile)]
         if kind == "face_down_kong":
-            out = [] if seat in self._claimed else [act.Draw(seat=seat)]
-            self._claimed.discard(seat)
             self._face_down[seat] += 1
-            return [*out, act.ConcealedKong(seat=seat)]
+            return [*self._own_draw(seat), act.ConcealedKong(seat=seat)]
         if kind == "hand_revealed":
             revealed = [Tile.parse(str(t)) for t in _strings(event["tiles"])]
+            for tile in self._kongs.get(seat, []):  # turned face up to show the hand
+                _take_four(revealed, tile)
             still_down = int(str(event.get("face_down_kongs", 0)))
             shows = self._shown_kongs(seat, revealed, self._face_down[seat] - still_down)
             return [*shows, self._win(seat, revealed)]
         return []
 
+    def _own_draw(self, seat: int) -> list[act.Action]:
+        """The unknown draw that begins the seat's turn, unless a chow or pung began it (after a
+        kong, the replacement draw comes before the seat's next discard)."""
+        out: list[act.Action] = [] if seat in self._claimed else [act.Draw(seat=seat)]
+        self._claimed.discard(seat)
+        return out
+
     def _shown_kongs(self, seat: int, revealed: list[Tile], turned_up: int) -> list[act.Action]:
-        """The face-down kongs turned up with the hand: each the kind the revealed tiles hold
-        four of (its tiles taken out of ``revealed``), beside known kongs turned up too."""
+        """The face-down kongs turned up with the hand: each the kind ``revealed`` holds four
+        of (those four taken out of it)."""
         out: list[act.Action] = []
-        rest = list(revealed)
-        for tile in self._kongs.get(seat, []):
-            if rest.count(tile) >= 4:
-                for _ in range(4):
-                    rest.remove(tile)
         for _ in range(max(turned_up, 0)):
-            kind = next((t for t in dict.fromkeys(rest) if rest.count(t) >= 4), None)
+            kind = next((t for t in dict.fromkeys(revealed) if revealed.count(t) >= 4), None)
             if kind is None:
                 break
-            for _ in range(4):
-                rest.remove(kind)
-                revealed.remove(kind)
+            _take_four(revealed, kind)
             self._face_down[seat] -= 1
             out.append(act.ShowKong(seat=seat, tile=kind))
         return out
@@ -98,10 +92,7 @@ class ActionBridge:
         return []
 
     def _win(self, seat: int, revealed: list[Tile]) -> act.Action:
-        for tile in self._kongs.get(seat, []):
-            if revealed.count(tile) >= 4:  # turned face up to show the hand
-                for _ in range(4):
-                    revealed.remove(tile)
+        """``revealed``: the hand laid down, its kongs already taken out."""
         if (
             self._last_discard
             and self._last_discard[0] != seat
@@ -112,6 +103,13 @@ class ActionBridge:
             rest.remove(tile)
             return act.Win(seat=seat, tile=tile, hand=Hand(tuple(rest)))
         return act.Win(seat=seat)
+
+
+def _take_four(tiles: list[Tile], tile: Tile) -> None:
+    """Remove four copies of ``tile`` from ``tiles`` when it holds them."""
+    if tiles.count(tile) >= 4:
+        for _ in range(4):
+            tiles.remove(tile)
 
 
 def _strings(value: object) -> list[str]:

@@ -168,11 +168,11 @@ class TableReader:
         seats = list(observation.seats)
         for seat, (old, now) in enumerate(zip(self.published.seats, seats, strict=True)):
             waiting = now.face_down_kongs and now.revealed != old.revealed and a_whole_hand(now)
-            if not waiting or self._reveal_held[seat] >= self.hold_frames:
-                self._reveal_held[seat] = 0 if not waiting else self._reveal_held[seat]
-                continue
-            self._reveal_held[seat] += 1
-            seats[seat] = replace(now, revealed=old.revealed)
+            if not waiting:
+                self._reveal_held[seat] = 0
+            elif self._reveal_held[seat] < self.hold_frames:  # past it: published as it is
+                self._reveal_held[seat] += 1
+                seats[seat] = replace(now, revealed=old.revealed)
         return TableObservation(tuple(seats))
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:

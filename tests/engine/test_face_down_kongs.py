@@ -91,3 +91,12 @@ def test_a_tileless_kong_in_a_record_is_the_seats_four_of_a_kind() -> None:
     assert kinds(events) == [] and to_dict(kong)["meld"] == "{9999p}"
     _, none = run("start\ndeal 0 999p 123456789m 1s\n0 draw 2s\n0 ckong ?\n", Table("log"))
     assert kinds(none) == ["tile_not_in_hand"]
+
+
+def test_a_kong_may_be_shown_once_the_hand_has_ended() -> None:
+    table, _ = run(CAMERA_DEAL + "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\nwashout\n")
+    events = table.apply(act.ShowKong(seat=0, tile=parse_tile("C")))
+    assert kinds(events) == [] and [e.type for e in events] == ["kong_shown"]
+    assert kinds(Table("log").apply(act.ShowKong(seat=0, tile=parse_tile("C")))) == [
+        "no_hand_in_progress"
+    ]
