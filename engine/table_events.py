@@ -134,6 +134,22 @@ class WinDeclared(TableEvent):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class WinScored(TableEvent):
+    """A win published unscored (a kong still face down) scored once its kongs were shown.
+
+    ``win_event`` is that ``win_declared``'s event_id; ``hand``, ``score`` and ``deltas`` are
+    what it lacked. A ``hand_ended`` with the hand's new deltas and totals follows when the hand
+    had already ended."""
+
+    type: ClassVar[str] = "win_scored"
+    seat: int
+    win_event: str
+    hand: str
+    score: dict[str, Any]
+    deltas: tuple[int, ...] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class WashoutDeclared(TableEvent):
     type: ClassVar[str] = "washout"
     live_left: int | None = None

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.procedures import Procedure
+from engine.rulesets import WinRequest
 from engine.table_rules_api import HandRules
 from engine.tiles import Meld, Tile, Wind
 
@@ -167,6 +168,9 @@ class HandState:
     must_self_win: int | None = None
     tail_pick: tuple[int, int, int] | None = None
     discard_after_kong: bool = False
+    #: Wins accepted while the winner's kongs lay face down, scored once they are shown:
+    #: seat -> (the request without those kongs, the win event's id, the discarder).
+    unscored_wins: dict[int, tuple[WinRequest, str, int | None]] = field(default_factory=dict)
 
     def expect_replacement(self, seat: int, *, kong: bool, count: int = 1) -> None:
         """A kong or flower owes ``seat`` a draw from the tail (``count`` -1 cancels one)."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.notation import Hand, format_hand, format_tiles
+from engine.notation import Hand, format_hand
 from engine.rulesets import ScoreResult, WinRequest
 from engine.table_claims import win_rank
 from engine.table_events import WashoutDeclared, WinDeclared
-from engine.table_face_down import FaceDownKongsMixin
+from engine.table_face_down import FaceDownKongsMixin, score_json
 from engine.table_seats import HandState, Phase, WinContext
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
@@ -68,7 +68,8 @@ class WinsMixin(FaceDownKongsMixin):
             return
         known = concealed if isinstance(concealed, tuple) else None
         request = self.win_request(hand, win, known) if known is not None else None
-        result = self._score(request)
+        # a kong still face down: the hand is not known until it is shown (then scored)
+        result = None if state.face_down_kongs else self._score(request)
         if result is not None and not result.valid:
             why = result.error or f"{result.total} points"
             self._violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
@@ -105,8 +106,8 @@ class WinsMixin(FaceDownKongsMixin):
     def _concealed_for_win(
         self, hand: HandState, win: WinContext, declared: Hand | None
     ) -> tuple[Tile, ...] | object | None:
-        """The concealed tiles without the winning tile; None when unknown (or a kong is still
-        face down); _REFUSED on a violation."""
+        """The concealed tiles without the winning tile (a kong still face down not among them);
+        None when unknown; _REFUSED on a violation."""
         seat, win_tile, self_drawn = win.seat, win.tile, win.how == "self"
         state = hand.seats[seat]
         if declared is not None:
@@ -127,15 +128,7 @@ class WinsMixin(FaceDownKongsMixin):
                 ViolationKind.FALSE_WIN, seat, f"{size} tiles besides the winning tile, not 13"
             )
             return _REFUSED
-        return None if state.face_down_kongs else concealed  # a kong's kind unseen: no score
-
-    def _score(self, request: WinRequest | None) -> ScoreResult | None:
-        if self.rules is None or request is None:
-            return None
-        try:
-            return self.rules.score(request)
-        except Exception as exc:  # a rule set must not take the table down with it
-            return ScoreResult(total=0, valid=False, error=f"scorer failed: {exc!r}")
+        return concealed
 
     def win_request(
         self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]
@@ -179,6 +172,7 @@ class WinsMixin(FaceDownKongsMixin):
         result: ScoreResult | None,
     ) -> None:
         seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
+        unshown = hand.seats[seat].face_down_kongs > 0  # scored when those kongs are shown
         if how in ("override", "after_draw"):
             self._take_discard(hand, seat, how)
         refund: tuple[int, ...] | None = None
@@ -212,10 +206,12 @@ class WinsMixin(FaceDownKongsMixin):
             kong_replacement=bool(request and request.kong_replacement),
             last_tile=bool(request and request.last_tile),
             last_of_kind=bool(request and request.last_of_kind),
-            hand=format_hand(request.hand) if request is not None else None,
-            score=_score_json(result) if result is not None else None,
+            hand=format_hand(request.hand) if request is not None and not unshown else None,
+            score=score_json(result) if result is not None else None,
             deltas=deltas,
         )
+        if request is not None and unshown:
+            hand.unscored_wins[seat] = (request, event.event_id, discarder)
         if discarder is not None:
             hand.last_discard_win = (discarder, win_tile, seat, event.event_id)
         if how == "self" or discarder is None or len(hand.winners) >= self.max_winners:
@@ -249,15 +245,6 @@ class WinsMixin(FaceDownKongsMixin):
             self._violate(ViolationKind.PREMATURE_WASHOUT, None, f"{live} live tiles are left")
         self._emit(WashoutDeclared, live_left=live)
         self._end_hand(hand, "washout")
-
-
-def _score_json(result: ScoreResult) -> dict[str, Any]:
-    """ScoreResult.to_json() plus, per fan, the sets or tiles that produced it."""
-    out = result.to_json()
-    for entry, fan in zip(out["fans"], result.fans, strict=True):
-        if fan.tiles:
-            entry["sets"] = [format_tiles(group) for group in fan.tiles]
-    return out
 
 
 def _discards(hand: HandState, win: WinContext) -> tuple[tuple[int, Tile], ...]:

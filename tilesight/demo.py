@@ -244,13 +244,15 @@ def describe(event: Event) -> str:
         return f"{head} {kind.replace('_', ' ')} {meld}"
     if kind == "flower_replaced":
         return f"{head} sets aside flower {data['flower']}"
-    if kind == "win_declared":
-        score = data.get("score") or {}
+    if kind in ("win_declared", "win_scored"):
+        score = data.get("score")
+        if score is None:  # a kong still face down: scored (win_scored) once it is shown
+            return f"{head} WINS on {data.get('win_tile')}: unscored until its kong is shown"
         fans = ", ".join(
-            f"{f.get('name', f.get('id', '?'))} {f.get('points', '')}"
-            for f in score.get("fans", [])
+            f"{f.get('name', f.get('id', '?'))} {f.get('points', '')}" for f in score["fans"]
         )
-        return f"{head} WINS on {data.get('win_tile')}: {score.get('total', '?')} points ({fans})"
+        how = f"WINS on {data.get('win_tile')}" if kind == "win_declared" else "win scored"
+        return f"{head} {how}: {score.get('total', '?')} points ({fans})"
     if kind == "hand_ended":
         return f"{head} hand {data['hand_number']} ends ({data['result']}); deltas {data['deltas']}"
     if kind == "violation":

@@ -7,11 +7,13 @@ in its seat's own turn: after that turn's unknown draw, its four tiles taken fro
 one laid face down is a concealed kong without a tile. A revealed hand becomes a declared win whose
 hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
 that can be told; a face-down kong turned up with it is first shown (``ShowKong``) as the kind
-the revealed tiles hold four of.
+the revealed tiles hold four of. One turned up after the win was published is shown then (the
+engine scores the win once its last kong is shown).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 from engine import actions as act
@@ -23,12 +25,18 @@ class ActionBridge:
     """Feed :meth:`actions` the dicts :class:`vision.reader.TableReader` returns, in order."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget the hand before: one bridge reads hand after hand at the same table."""
         self._claimed: set[int] = set()
         self._last_discard: tuple[int, Tile] | None = None
         self._kongs: dict[int, list[Tile]] = {}
         self._face_down = [0, 0, 0, 0]  # kongs laid face down and not yet shown, per seat
+        self._revealed: dict[int, list[Tile]] = {}  # the hand each winner laid down, as read
 
     def start(self, dealer: int = 0) -> list[act.Action]:
+        self._reset()
         deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
         return [act.HandStart(dealer=dealer), *deals]
 
@@ -51,10 +59,16 @@ class ActionBridge:
             return [*self._own_draw(seat), act.ConcealedKong(seat=seat)]
         if kind == "hand_revealed":
             revealed = [Tile.parse(str(t)) for t in _strings(event["tiles"])]
+            still_down = int(str(event.get("face_down_kongs", 0)))
+            turned_up = self._face_down[seat] - still_down
+            earlier = self._revealed.get(seat)
+            self._revealed[seat] = list(revealed)
+            if earlier is not None:  # already won: only kongs turned up since then are news
+                new = list((Counter(revealed) - Counter(earlier)).elements())
+                return self._shown_kongs(seat, new, turned_up)
             for tile in self._kongs.get(seat, []):  # turned face up to show the hand
                 _take_four(revealed, tile)
-            still_down = int(str(event.get("face_down_kongs", 0)))
-            shows = self._shown_kongs(seat, revealed, self._face_down[seat] - still_down)
+            shows = self._shown_kongs(seat, revealed, turned_up)
             return [*shows, self._win(seat, revealed)]
         return []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import actions as act
-from engine.events import to_dict
+from engine.events import Event, to_dict
 from engine.notation import parse_hand, parse_tile
 from engine.table import Table
 from tests.engine.test_table import kinds, run
@@ -52,14 +52,51 @@ def test_a_face_down_kong_in_its_own_turn_only() -> None:
     assert kinds(events) == ["out_of_turn"]
 
 
-def test_a_win_with_a_kong_still_face_down_is_accepted_but_not_scored() -> None:
+def _won_beside_a_face_down_kong(hand: str = "123m 456s 5p 789p") -> tuple[Table, Event]:
+    """Seat 0 lays a kong face down, seat 1 discards 5p, seat 0 wins on it with ``hand``."""
     table = Table("log", rules="mcr")
     run(
         CAMERA_DEAL + "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\n1 draw ?\n1 discard 5p\n", table
     )
-    events = table.apply(act.Win(seat=0, hand=parse_hand("123m 456s 5p 789p")))
-    win = next(e for e in events if e.type == "win_declared")
-    assert kinds(events) == [] and win.score is None
+    events = table.apply(act.Win(seat=0, hand=parse_hand(hand)))
+    assert kinds(events) == []
+    return table, next(e for e in events if e.type == "win_declared")
+
+
+def test_a_win_with_a_kong_still_face_down_is_accepted_but_not_scored() -> None:
+    table, win = _won_beside_a_face_down_kong()
+    assert win.score is None and win.deltas is None
+    assert to_dict(win)["hand"] is None  # not the hand without its kong
+    assert table.scores == [0, 0, 0, 0]
+
+
+def test_showing_the_kong_after_the_win_scores_it_and_restates_the_hand_end() -> None:
+    table, win = _won_beside_a_face_down_kong()
+    events = [to_dict(e) for e in table.apply(act.ShowKong(seat=0, tile=parse_tile("E")))]
+    assert [e["type"] for e in events] == ["kong_shown", "win_scored", "hand_ended"]
+    scored, ended = events[1], events[2]
+    assert scored["win_event"] == win.event_id and scored["seat"] == 0
+    assert scored["hand"] == "123m456s5789p {EEEE}"
+    fans = {f["name"]: f["points"] for f in scored["score"]["fans"]}
+    assert fans["Concealed Kong"] == 2 and fans["Mixed Straight"] == 8
+    deltas, total = scored["deltas"], scored["score"]["total"]
+    assert deltas == [total + 24, -(total + 8), -8, -8]  # MCR: the discarder pays 8 more
+    assert ended["hand_number"] == 1 and ended["winners"] == [0]
+    assert ended["deltas"] == deltas and ended["scores"] == table.scores == deltas
+    assert table.snapshot()["scores"] == deltas
+    # shown once: showing again is no second score
+    assert kinds(table.apply(act.ShowKong(seat=0, tile=parse_tile("N")))) == ["illegal_meld"]
+    assert table.scores == deltas
+
+
+def test_a_win_its_shown_kong_leaves_under_the_minimum_is_a_false_win() -> None:
+    table, _ = _won_beside_a_face_down_kong("123m 345s 5p 789p")
+    events = table.apply(act.ShowKong(seat=0, tile=parse_tile("9s")))
+    assert kinds(events) == ["false_win"]
+    detail = next(e for e in events if e.type == "violation").detail
+    assert "kongs shown" in detail and "8 needed" in detail
+    assert not [e for e in events if e.type in ("win_scored", "hand_ended")]
+    assert table.scores == [0, 0, 0, 0]
 
 
 def test_a_win_after_the_kong_is_shown_is_scored_with_it() -> None:

@@ -46,3 +46,24 @@ def test_demo_rejects_bad_options():
     )
     assert done.returncode == 2
     assert "'T 1'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_live_log_tells_an_unscored_win_and_its_later_score() -> None:
+    from engine.actions import ShowKong, Win
+    from engine.notation import parse_hand, parse_tile
+    from engine.table import Table
+    from tests.engine.test_table import script
+    from tilesight.demo import describe
+
+    table = Table("log", rules="mcr")
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    for action in script(
+        deal + "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\n1 draw ?\n1 discard 5p\n"
+    ):
+        table.apply(action)
+    win = table.apply(Win(seat=0, hand=parse_hand("123m 456s 5p 789p")))[0]
+    assert describe(win).endswith("seat 0 WINS on 5p: unscored until its kong is shown")
+    scored = table.apply(ShowKong(seat=0, tile=parse_tile("E")))[1]
+    line = describe(scored)
+    assert "seat 0 win scored: " in line and "Concealed Kong 2" in line
+    assert f"{scored.score['total']} points" in line  # type: ignore[attr-defined]

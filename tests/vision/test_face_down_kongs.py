@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.actions import Win
 from engine.events import Event, to_dict
 from engine.table import Table
 from vision.calibration import Calibration
@@ -31,9 +32,12 @@ def _read(reader: TableReader, spec: TableSpec, frames: int = 5) -> list[dict[st
     return events
 
 
-def _play(turn_up: bool, hand: list[str]) -> tuple[list[dict[str, object]], Table, list[Event]]:
+def _play(
+    turn_up: bool, hand: list[str], turn_up_later: bool = False
+) -> tuple[list[dict[str, object]], Table, list[Event]]:
     """Seat 0 lays a kong of E face down and discards 9m; seat 1 discards 5p; seat 0 wins on
-    it, laying its hand down and (``turn_up``) turning the kong face up."""
+    it, laying its hand down and (``turn_up``) turning the kong face up, or (``turn_up_later``)
+    turning it up only after the win was published."""
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
     spec = TableSpec()
     spec.melds[0] = [MeldSpec(["back"] * 4, -1)]
@@ -46,6 +50,9 @@ def _play(turn_up: bool, hand: list[str]) -> tuple[list[dict[str, object]], Tabl
     spec.melds[0] = [MeldSpec(["E"] * 4 if turn_up else ["back"] * 4, -1)]
     spec.revealed[0] = [*hand, "5p"]
     events += _read(reader, spec, frames=reader.hold_frames + 5)  # a kong left down: it waits
+    if turn_up_later:
+        spec.melds[0] = [MeldSpec(["E"] * 4, -1)]
+        events += _read(reader, spec)
     table = Table("log", rules="mcr")
     bridge = ActionBridge()
     engine_events: list[Event] = []
@@ -93,3 +100,33 @@ def test_a_kong_left_face_down_is_not_guessed_from_the_hand() -> None:
     assert not table.violations, table.violations
     assert not [e for e in engine_events if e.type == "kong_shown"]
     assert _win(engine_events)["score"] is None  # the kong's kind is unseen: no score to publish
+
+
+def test_a_kong_turned_up_after_the_win_was_published_scores_it_then() -> None:
+    events, table, engine_events = _play(turn_up=False, hand=HAND, turn_up_later=True)
+    reveals = [e for e in events if e["type"] == "hand_revealed"]
+    assert [r.get("face_down_kongs") for r in reveals] == [1, None]
+    assert not table.violations, table.violations
+    kinds = [e.type for e in engine_events]
+    assert kinds[-5:] == ["win_declared", "hand_ended", "kong_shown", "win_scored", "hand_ended"]
+    win, scored = _win(engine_events), to_dict(engine_events[-2])
+    assert win["score"] is None and scored["win_event"] == win["event_id"]
+    assert scored["hand"] == "123m456s7895p {EEEE}"
+    assert "Concealed Kong" in {f["name"] for f in scored["score"]["fans"]}
+    first_end, final_end = (to_dict(e) for e in engine_events if e.type == "hand_ended")
+    assert first_end["deltas"] == [0, 0, 0, 0]
+    assert final_end["deltas"] == scored["deltas"] and final_end["scores"] == scored["deltas"]
+    assert sum(scored["deltas"]) == 0 and scored["deltas"][0] > 0
+
+
+def test_a_bridge_forgets_the_hand_before_when_the_next_starts() -> None:
+    bridge = ActionBridge()
+    bridge.start()
+    bridge.actions({"type": "discard", "seat": 0, "tile": "9m"})
+    bridge.actions({"type": "face_down_kong", "seat": 2})
+    bridge.start()  # the next hand: seat 2 has no kong face down in it
+    bridge.actions({"type": "discard", "seat": 0, "tile": "5p"})
+    tiles = ["1m"] * 4 + ["2m", "3m", "7p", "8p", "9p", "E", "E", "E", "5p", "5p"]
+    (win,) = bridge.actions({"type": "hand_revealed", "seat": 2, "tiles": tiles})
+    assert isinstance(win, Win) and win.hand is not None  # four 1m in hand, not a shown kong
+    assert str(win.tile) == "5p" and len(win.hand.concealed) == 13

@@ -135,9 +135,16 @@ def wait_js(page: Any, expression: str, timeout: float = 10.0) -> Any:
 
 @contextlib.contextmanager
 def table_service(
-    broker: MosquittoBroker, table: str, workdir: Path, *, seed: int = 2, delay_s: float = 0.0
+    broker: MosquittoBroker,
+    table: str,
+    workdir: Path,
+    *,
+    seed: int = 2,
+    delay_s: float = 0.0,
+    procedure: str = "wsom",
 ) -> Iterator[Any]:
-    """A real :class:`TableService` on the real engine (WSOM procedure, MCR rules)."""
+    """A real :class:`TableService` on the real engine (MCR rules; the WSOM procedure unless
+    ``procedure`` names another, e.g. ``log`` for a camera-only table)."""
     from tilesight.config import parse_mqtt_url
     from tilesight.outbox import Outbox
     from tilesight.pipeline import TableEngine, discard_limit
@@ -147,12 +154,12 @@ def table_service(
     outbox = Outbox(workdir / f"outbox-{table}.sqlite")
     service = TableService(
         topics=TableTopics(TOURNAMENT, table),
-        engine=TableEngine(table_id=table, procedure="wsom", rules="mcr", seed=seed),
+        engine=TableEngine(table_id=table, procedure=procedure, rules="mcr", seed=seed),
         outbox=outbox,
         endpoint=parse_mqtt_url(table_url(broker, table)),
         client_id=f"web-test-{table}",
         will_delay_s=1,
-        discard_limit_s=discard_limit("wsom"),
+        discard_limit_s=discard_limit(procedure),
         broadcast_delay_s=delay_s,
     )
     service.start()

@@ -19,8 +19,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from engine.notation import parse_hand, parse_tiles
+from engine.actions import ShowKong, Win
+from engine.events import to_dict
+from engine.notation import parse_hand, parse_tile, parse_tiles
 from engine.table_events import WinDeclared
+from tests.engine.test_table import script
 from tests.web.conftest import (
     ACCOUNTS,
     ARTIFACTS,
@@ -187,6 +190,48 @@ def test_overlay_follows_a_full_hand(
     assert first.evaluate("document.querySelectorAll('#seat-2 .name *').length") == 0
     assert first.evaluate("window.__xss === undefined")
     assert first.evaluate("document.body.dataset.connected") == "1"
+
+
+def test_a_win_beside_a_face_down_kong_is_scored_on_air_when_the_kong_is_shown(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    """A camera-only table (log procedure): seat 0 lays a kong face down and wins on seat 1's
+    5p. The card shows the win unscored, then the fans and payments once the kong is shown."""
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    play = "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\n1 draw ?\n1 discard 5p\n"
+    cards = "[...document.querySelectorAll('.win-card')]"
+    with table_service(broker, "T2", tmp_path, procedure="log") as service:
+        page = page_factory(overlay_url(web, broker, "T2"))
+        for action in script(deal + play):
+            service.apply(action)
+        wait_for_seq(page, service.engine.position[1])  # subscribed: events are not retained
+        service.apply(Win(seat=0, hand=parse_hand("123m 456s 5p 789p")))
+        wait_for_seq(page, service.engine.position[1])
+        page.wait_for_selector(".win-card.unscored .win-pending")
+        assert page.evaluate(f"{cards}.length") == 1
+        assert page.evaluate("document.querySelectorAll('.win-card .fan').length") == 0
+        assert not page.is_visible(".win-card .win-total-row")
+        events = [to_dict(e) for e in service.apply(ShowKong(seat=0, tile=parse_tile("E")))]
+        scored = next(e for e in events if e["type"] == "win_scored")
+        wait_for_seq(page, service.engine.position[1])
+        page.wait_for_selector(".win-card:not(.unscored) .fan")
+        assert page.evaluate(f"{cards}.length") == 1  # the same card, now scored
+        assert page.get_attribute(".win-card", "data-event-id") == scored["win_event"]
+        names = page.evaluate(
+            "[...document.querySelectorAll('.win-card .fan-name')].map((f) => f.textContent)"
+        )
+        assert names == [fan["name"] for fan in scored["score"]["fans"]]
+        assert "Concealed Kong" in names
+        assert page.text_content(".win-card .win-total") == str(scored["score"]["total"])
+        shown = page.evaluate(
+            "[...document.querySelectorAll('.win-card .win-hand .tile')].map((t) => t.dataset.tile)"
+        )
+        assert shown.count("E") == 4 and shown[-1] == "5p"
+        deltas = page.text_content(".win-card .deltas") or ""
+        assert f"Seat 0 +{scored['deltas'][0]}" in deltas
+        heads = [page.text_content(f"#seat-{i} .score") for i in range(4)]
+        assert heads == [str(d) for d in scored["deltas"]]  # the restated hand end's totals
+        assert page.query_selector(".win-pending") is None
 
 
 def test_wire_strings_are_text_and_violations_stay_off_air(

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from engine.actions import TableFault, Win
-from engine.notation import parse_tiles
+from engine.actions import ShowKong, TableFault, Win
+from engine.events import to_dict
+from engine.notation import parse_hand, parse_tile, parse_tiles
 from engine.table_events import TileDiscarded, ViolationRaised
+from tests.engine.test_table import script
 from tests.web.conftest import (
     ACCOUNTS,
     ARTIFACTS,
@@ -158,6 +160,32 @@ def test_referee_console(
     # the service going away is an alert too (its retained status becomes "offline")
     page.wait_for_selector("#alerts li[data-kind='table_offline']", timeout=5000)
     wait_until(lambda: page.text_content("#tables tr[data-table='T2'] .status") == "offline", 5)
+
+
+def test_a_win_beside_a_face_down_kong_reads_unscored_then_scored(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    play = "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\n1 draw ?\n1 discard 5p\n"
+    page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
+    with table_service(broker, "T3", tmp_path, procedure="log") as service:
+        log_in(page, broker)
+        service.apply(script(deal)[0])
+        page.click("#tables tr[data-table='T3'] button.pick")
+        for action in script(deal + play)[1:]:
+            service.apply(action)
+        win = service.apply(Win(seat=0, hand=parse_hand("123m 456s 5p 789p")))[0]
+        kong = page.wait_for_selector("#recent li[data-type='kong_declared']")
+        assert (kong.text_content() or "").endswith("seat 0 kong declared face down")
+        line = page.wait_for_selector(f"#recent li[data-event-id='{win.event_id}']")
+        assert (line.text_content() or "").endswith("win declared 5p unscored: a kong is face down")
+        events = service.apply(ShowKong(seat=0, tile=parse_tile("E")))
+        scored = to_dict(next(e for e in events if e.type == "win_scored"))
+        line = page.wait_for_selector("#recent li[data-type='win_scored']")
+        total = scored["score"]["total"]
+        assert (line.text_content() or "").endswith(f"seat 0 win scored {total} points")
+        shown = page.text_content("#recent li[data-type='kong_shown']") or ""
+        assert shown.endswith("kong shown {EEEE}")
 
 
 def test_a_wrong_password_is_refused(broker: MosquittoBroker, web: Any, page_factory: Any) -> None:

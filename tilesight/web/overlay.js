@@ -23,7 +23,7 @@
   const delayS = Math.max(0, Number(cfg.delay) || 0);
   const root = T.root(cfg.tournament, cfg.table);
   const base = cfg.source === "delayed" ? `${root}/delayed` : root;
-  const WIN_EVENTS = ["win_declared", "washout", "hand_started"];
+  const WIN_EVENTS = ["win_declared", "win_scored", "washout", "hand_started"];
 
   document.body.classList.add(`theme-${cfg.theme === "light" ? "light" : "dark"}`);
   const scale = Number(cfg.scale);
@@ -116,6 +116,11 @@
     notice.textContent = washout ? "Washout: no winner this hand" : "";
   }
 
+  /** A win published unscored (a kong face down) takes its hand and score from `win_scored`. */
+  function withScore(win, scored) {
+    if (win) Object.assign(win, { hand: scored.hand, score: scored.score, deltas: scored.deltas });
+  }
+
   function renderWins() {
     const box = document.getElementById("wins");
     box.replaceChildren(...wins.map(winCard));
@@ -144,6 +149,8 @@
       handRow.appendChild(last);
     }
     card.appendChild(handRow);
+    card.classList.toggle("unscored", !win.score);
+    if (!win.score) card.appendChild(T.el("p", "win-pending", "Kong face down: score when shown"));
     const score = win.score || {};
     const fans = T.el("ol", "fans");
     (Array.isArray(score.fans) ? score.fans : []).forEach((fan, i) => {
@@ -259,6 +266,7 @@
         wins = [];
         washout = false;
       } else if (data.type === "win_declared") wins.push(data);
+      else if (data.type === "win_scored") withScore(wins.find((w) => w.event_id === data.win_event), data);
       else if (data.type === "washout") washout = true;
     }
     render();

@@ -16,7 +16,7 @@
   $("username").value = cfg.username;
 
   const ALERT_EVENTS = new Set(["violation", "overtime", "table_fault"]);
-  const RECENT_EVENTS = new Set(["tile_discarded", "meld_claimed", "kong_declared", "kong_shown", "flower_replaced", "win_declared", "correction_applied", "washout"]);
+  const RECENT_EVENTS = new Set(["tile_discarded", "meld_claimed", "kong_declared", "kong_shown", "flower_replaced", "win_declared", "win_scored", "correction_applied", "washout"]);
   const LABELS = {
     false_win: "False win",
     fifth_copy: "Fifth copy",
@@ -200,7 +200,10 @@
     li.dataset.eventId = String(event.event_id);
     li.dataset.type = String(event.type);
     const faceDown = event.type === "kong_declared" && event.meld === null ? "face down" : null;
-    const what = event.tile ?? event.meld ?? faceDown ?? event.flower ?? event.win_tile ?? event.supersedes ?? "";
+    let what = event.tile ?? event.meld ?? faceDown ?? event.flower ?? event.win_tile ?? event.supersedes ?? "";
+    // a win beside a kong still face down is scored later, by win_scored, once the kong is shown
+    if (event.type === "win_declared" && event.hand === null) what = `${what} unscored: a kong is face down`;
+    if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
     li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
     const correction = tableOf(selected).superseded.get(String(event.event_id));
     if (correction) {
