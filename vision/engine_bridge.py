@@ -68,7 +68,8 @@ class ActionBridge:
                 return self._shown_kongs(seat, new, turned_up)
             for tile in self._kongs.get(seat, []):  # turned face up to show the hand
                 _take_four(revealed, tile)
-            shows = self._shown_kongs(seat, revealed, turned_up)
+            apart = [Tile.parse(str(t)) for t in _strings(event.get("fours_apart", []))]
+            shows = self._shown_kongs(seat, revealed, turned_up, apart)
             return [*shows, self._win(seat, revealed)]
         return []
 
@@ -79,12 +80,15 @@ class ActionBridge:
         self._claimed.discard(seat)
         return out
 
-    def _shown_kongs(self, seat: int, revealed: list[Tile], turned_up: int) -> list[act.Action]:
+    def _shown_kongs(
+        self, seat: int, revealed: list[Tile], turned_up: int, apart: list[Tile] | None = None
+    ) -> list[act.Action]:
         """The face-down kongs turned up with the hand: each the kind ``revealed`` holds four
-        of (those four taken out of it)."""
+        of (those four taken out of it), a four laid ``apart`` from the rest first."""
         out: list[act.Action] = []
         for _ in range(max(turned_up, 0)):
-            kind = next((t for t in dict.fromkeys(revealed) if revealed.count(t) >= 4), None)
+            kinds = [*(apart or []), *dict.fromkeys(revealed)]
+            kind = next((t for t in kinds if revealed.count(t) >= 4), None)
             if kind is None:
                 break
             _take_four(revealed, kind)

@@ -28,13 +28,23 @@ class MeldObservation:
     source: RelativeSeat  # who it was claimed from, read from the turned tile's side
 
 
-def split_hand_row(
-    items: Sequence[tuple[float, float, Seen]],
-) -> tuple[tuple[MeldObservation, ...], tuple[Tile, ...], tuple[Tile, ...], int]:
+@dataclass(frozen=True)
+class HandRow:
+    """What :func:`split_hand_row` read in one seat's hand row."""
+
+    melds: tuple[MeldObservation, ...]
+    revealed: tuple[Tile, ...]  # face-up tiles not in a meld or a kong with backs
+    concealed_kongs: tuple[Tile, ...]  # one tile per kong laid with backs showing
+    face_down_kongs: int  # kongs laid all face down
+    fours_apart: tuple[Tile, ...] = ()  # kinds of groups of four faces alone (in ``revealed``)
+
+
+def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     """Groups separated by a gap; a group of 3-4 with one turned tile is a meld; four upright
     tiles, face down but for one to three faces of one kind, are a concealed kong, and four
     upright backs a kong laid face down (counted). Other backs are left out (a stray back does
-    not hide the faces beside it)."""
+    not hide the faces beside it). Four upright faces of one kind standing alone (most often a
+    face-down kong turned up) are revealed tiles, their kind noted in ``fours_apart``."""
     groups: list[list[tuple[float, float, Seen]]] = []
     for item in sorted(items, key=lambda item: item[0]):
         if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
@@ -44,6 +54,7 @@ def split_hand_row(
     melds: list[MeldObservation] = []
     revealed: list[Tile] = []
     kongs: list[Tile] = []
+    fours: list[Tile] = []
     face_down = 0
     for whole in groups:
         names = [track.tile for _, _, track in whole]
@@ -72,4 +83,6 @@ def split_hand_row(
             melds.append(MeldObservation(tiles, index, source))
         else:
             revealed.extend(tiles)
-    return tuple(melds), tuple(revealed), tuple(kongs), face_down
+            if len(whole) == 4 and upright and len(set(tiles)) == 1:
+                fours.append(tiles[0])
+    return HandRow(tuple(melds), tuple(revealed), tuple(kongs), face_down, tuple(fours))

@@ -47,6 +47,7 @@ class SeatObservation:
     revealed: tuple[Tile, ...]
     concealed_kongs: tuple[Tile, ...] = ()  # one tile per kong laid with backs showing
     face_down_kongs: int = 0  # kongs laid all face down
+    fours_apart: tuple[Tile, ...] = ()  # four faces of one kind alone in the row (a kong shown)
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,15 @@ class Stabiliser:
         seats = []
         for seat in range(4):
             river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
-            melds, revealed, kongs, face_down = split_hand_row(rows[seat])
-            seats.append(SeatObservation(river, melds, revealed, kongs, face_down))
+            row = split_hand_row(rows[seat])
+            seats.append(
+                SeatObservation(
+                    river,
+                    row.melds,
+                    row.revealed,
+                    row.concealed_kongs,
+                    row.face_down_kongs,
+                    row.fours_apart,
+                )
+            )
         return TableObservation(tuple(seats))

@@ -88,6 +88,8 @@ def diff(
             }
             if now.face_down_kongs:  # kongs not turned up: their tiles are not in ``tiles``
                 shown["face_down_kongs"] = now.face_down_kongs
+            if now.fours_apart:  # four of a kind laid alone: a kong turned up, more likely
+                shown["fours_apart"] = [str(t) for t in now.fours_apart]
             events.append(shown)
     return events
 

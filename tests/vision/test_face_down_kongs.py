@@ -130,3 +130,16 @@ def test_a_bridge_forgets_the_hand_before_when_the_next_starts() -> None:
     (win,) = bridge.actions({"type": "hand_revealed", "seat": 2, "tiles": tiles})
     assert isinstance(win, Win) and win.hand is not None  # four 1m in hand, not a shown kong
     assert str(win.tile) == "5p" and len(win.hand.concealed) == 13
+
+
+def test_the_kong_turned_up_is_the_four_standing_apart_not_four_in_the_hand() -> None:
+    hand = ["1m"] * 4 + ["2m", "3m", "7p", "8p", "9p", "5p"]  # 111m 123m 789p 55p + the kong
+    events, table, engine_events = _play(turn_up=True, hand=hand)
+    assert not table.violations, table.violations
+    shown = [to_dict(e) for e in engine_events if e.type == "kong_shown"]
+    assert [e["meld"] for e in shown] == ["{EEEE}"]
+    win = _win(engine_events)
+    assert win["hand"] == "111123m7895p {EEEE}"  # the four 1m stay in the hand
+    revealed = next(e for e in events if e["type"] == "hand_revealed")
+    assert revealed["fours_apart"] == ["E"]
+    assert win["score"] is not None and win["score"]["valid"]
