@@ -21,6 +21,10 @@ class DealMixin(HistoryMixin):
     def _hand_start(self, action: act.HandStart) -> None:
         if self.hand is not None and self.hand.phase is not Phase.ENDED:
             self._end_hand(self.hand, "abandoned")
+        if self.hand is not None:
+            for seat in self.hand.unscored_wins:
+                detail = f"hand {self.hand.number}'s win was never scored: a kong stayed face down"
+                self._violate(ViolationKind.KONG_NOT_SHOWN, seat, detail)
         if action.procedure is not None:
             self.procedure = find_procedure(action.procedure)
         dealer = action.dealer if action.dealer is not None else self.next_dealer

@@ -38,6 +38,8 @@ class ViolationKind(enum.Enum):
     BIG_XIANGGONG = "big_xianggong"
     NO_RIGHT_TO_WIN = "no_right_to_win"
     FALSE_WIN = "false_win"
+    #: The next hand started while a win waited for its face-down kong to be shown.
+    KONG_NOT_SHOWN = "kong_not_shown"
     WALL_EXHAUSTED = "wall_exhausted"
     WALL_MISMATCH = "wall_mismatch"
     PREMATURE_WASHOUT = "premature_washout"

@@ -137,3 +137,14 @@ def test_a_kong_may_be_shown_once_the_hand_has_ended() -> None:
     assert kinds(Table("log").apply(act.ShowKong(seat=0, tile=parse_tile("C")))) == [
         "no_hand_in_progress"
     ]
+
+
+def test_a_next_hand_before_the_kong_is_shown_alerts_the_referee() -> None:
+    table, _ = _won_beside_a_face_down_kong()
+    events = table.apply(act.HandStart())
+    alert = next(e for e in events if e.type == "violation")
+    assert (alert.kind, alert.seat, alert.severity) == ("kong_not_shown", 0, "alert")
+    assert "hand 1's win was never scored" in alert.detail
+    assert [e.type for e in events][-1] == "hand_started"
+    assert table.scores == [0, 0, 0, 0]
+    assert kinds(table.apply(act.HandStart())) == []  # said once, for that hand only

@@ -19,6 +19,7 @@
   const RECENT_EVENTS = new Set(["tile_discarded", "meld_claimed", "kong_declared", "kong_shown", "flower_replaced", "win_declared", "win_scored", "correction_applied", "washout"]);
   const LABELS = {
     false_win: "False win",
+    kong_not_shown: "Win never scored: kong not shown",
     fifth_copy: "Fifth copy",
     out_of_turn: "Out of turn",
     claim_on_river_bottom: "Claim on the river-bottom tile",
@@ -233,6 +234,14 @@
     const seat = Number($("corr-seat").value);
     const replacement = kind === "drop" ? null : { action: "discard", seat, tile: $("corr-tile").value.trim() };
     command(selected, "correction", { supersedes: $("corr-supersedes").value.trim(), replacement, reason: $("corr-reason").value });
+  });
+  // a kong still face down at the hand's end, turned up where the camera did not read it: the
+  // referee enters its kind, and the engine scores the win waiting for it
+  $("show-kong").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (selected === null) return;
+    const action = { action: "show_kong", seat: Number($("kong-seat").value), tile: $("kong-tile").value.trim() };
+    command(selected, "action", { action });
   });
   for (const button of document.querySelectorAll("#table-commands button")) {
     button.addEventListener("click", () => selected !== null && command(selected, button.dataset.verb, {}));
