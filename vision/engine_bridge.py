@@ -34,6 +34,8 @@ class ActionBridge:
         self._kongs: dict[int, list[Tile]] = {}
         self._face_down = [0, 0, 0, 0]  # kongs laid face down and not yet shown, per seat
         self._revealed: dict[int, list[Tile]] = {}  # the hand each winner laid down, as read
+        self._declared: dict[int, Counter[Tile]] = {}  # each winner's declared hand, all tiles
+        self._shown: dict[int, list[Tile]] = {}  # face-down kongs shown, by kind
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         self._reset()
@@ -65,13 +67,34 @@ class ActionBridge:
             self._revealed[seat] = list(revealed)
             if earlier is not None:  # already won: only kongs turned up since then are news
                 new = list((Counter(revealed) - Counter(earlier)).elements())
-                return self._shown_kongs(seat, new, turned_up)
-            for tile in self._kongs.get(seat, []):  # turned face up to show the hand
-                _take_four(revealed, tile)
-            apart = [Tile.parse(str(t)) for t in _strings(event.get("fours_apart", []))]
-            shows = self._shown_kongs(seat, revealed, turned_up, apart)
-            return [*shows, self._win(seat, revealed)]
+                shows = self._shown_kongs(seat, new, turned_up)
+                return [*shows, *self._redeclared(seat, event, revealed)]
+            return self._revealed_win(seat, event, revealed, turned_up)
         return []
+
+    def _revealed_win(
+        self, seat: int, event: Mapping[str, object], revealed: list[Tile], turned_up: int
+    ) -> list[act.Action]:
+        """A first reveal: kongs turned up with it shown, then the win."""
+        kongs = sum(_take_four(revealed, tile) for tile in self._kongs.get(seat, []))
+        apart = [Tile.parse(str(t)) for t in _strings(event.get("fours_apart", []))]
+        shows = self._shown_kongs(seat, revealed, turned_up, apart)
+        sets = int(str(event.get("sets", 0))) + kongs + len(shows)
+        return [*shows, self._win(seat, revealed, short=len(revealed) + 3 * sets == 13)]
+
+    def _redeclared(
+        self, seat: int, event: Mapping[str, object], revealed: list[Tile]
+    ) -> list[act.Action]:
+        """A later reveal that completes a hand first seen one tile short (a tile under a hand)
+        and differs from the hand declared then: the win again, with the whole hand."""
+        rest = list(revealed)
+        turned = [*self._kongs.get(seat, []), *self._shown.get(seat, [])]
+        kongs = sum(_take_four(rest, tile) for tile in turned)
+        sets = int(str(event.get("sets", 0))) + kongs
+        whole = len(rest) + 3 * sets == 14
+        if not whole or seat not in self._declared or self._declared[seat] == Counter(rest):
+            return []
+        return [self._win(seat, rest, short=False)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
         """The unknown draw that begins the seat's turn, unless a chow or pung began it (after a
@@ -93,6 +116,7 @@ class ActionBridge:
                 break
             _take_four(revealed, kind)
             self._face_down[seat] -= 1
+            self._shown.setdefault(seat, []).append(kind)
             out.append(act.ShowKong(seat=seat, tile=kind))
         return out
 
@@ -109,25 +133,28 @@ class ActionBridge:
             return [act.Kong(seat=seat, tile=claimed)]
         return []
 
-    def _win(self, seat: int, revealed: list[Tile]) -> act.Action:
-        """``revealed``: the hand laid down, its kongs already taken out."""
-        if (
-            self._last_discard
-            and self._last_discard[0] != seat
-            and self._last_discard[1] in revealed
-        ):
-            tile = self._last_discard[1]
+    def _win(self, seat: int, revealed: list[Tile], *, short: bool) -> act.Action:
+        """``revealed``: the hand laid down, its kongs already taken out; ``short``: one tile
+        short of a whole hand, so the discard won on is not laid yet (or a tile is hidden)."""
+        self._declared[seat] = Counter(revealed)
+        discard = self._last_discard
+        if discard and discard[0] != seat and short:
+            self._declared[seat][discard[1]] += 1
+            return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(revealed)))
+        if discard and discard[0] != seat and discard[1] in revealed:
             rest = list(revealed)
-            rest.remove(tile)
-            return act.Win(seat=seat, tile=tile, hand=Hand(tuple(rest)))
+            rest.remove(discard[1])
+            return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(rest)))
         return act.Win(seat=seat)
 
 
-def _take_four(tiles: list[Tile], tile: Tile) -> None:
+def _take_four(tiles: list[Tile], tile: Tile) -> bool:
     """Remove four copies of ``tile`` from ``tiles`` when it holds them."""
-    if tiles.count(tile) >= 4:
-        for _ in range(4):
-            tiles.remove(tile)
+    if tiles.count(tile) < 4:
+        return False
+    for _ in range(4):
+        tiles.remove(tile)
+    return True
 
 
 def _strings(value: object) -> list[str]:

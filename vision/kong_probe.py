@@ -77,6 +77,9 @@ def _candidates(seat: int, group: list[Detection], strong: float) -> list[list[D
     the slot beside the strong ones is cut to the tile's pitch."""
     if _kong_part(seat, group, strong):
         return [group]
+    kinds = [part for part in _by_kind(group) if _kong_part(seat, part, strong)]
+    if len(kinds) > 1:  # two kongs laid end tiles down side by side, their backs touching
+        return kinds
     runs: list[list[Detection]] = [[]]
     for d in group:
         if d.tile == "back":
@@ -90,6 +93,29 @@ def _candidates(seat: int, group: list[Detection], strong: float) -> list[list[D
         if pick is not None and len(run) < len(group):
             out.append(pick)
     return out
+
+
+def _by_kind(group: list[Detection]) -> list[list[Detection]]:
+    """``group`` split where backs lie between faces of different kinds, those backs shared out
+    half each way (the touching end tiles of two kongs side by side)."""
+    parts: list[list[Detection]] = [[]]
+    backs: list[Detection] = []  # backs since the last face
+    kind = None
+    for d in group:
+        if d.tile == "back":
+            backs.append(d)
+            continue
+        if kind is not None and d.tile != kind and backs:
+            half = (len(backs) + 1) // 2
+            parts[-1] += backs[:half]
+            parts.append(backs[half:])
+        else:
+            parts[-1] += backs
+        backs = []
+        parts[-1].append(d)
+        kind = d.tile
+    parts[-1] += backs
+    return parts
 
 
 def _kong_part(seat: int, group: list[Detection], strong: float) -> bool:

@@ -40,7 +40,7 @@ from vision.stabiliser import (
     TableDetection,
     TableObservation,
 )
-from vision.table_diff import a_whole_hand, diff, in_play_order, melds_in_flux
+from vision.table_diff import a_whole_hand, diff, in_play_order, melds_in_flux, one_short
 from vision.zones import seat_of
 
 
@@ -162,12 +162,14 @@ class TableReader:
 
     def _hold_reveal_for_kongs(self, observation: TableObservation) -> TableObservation:
         """A hand laid down beside a kong still face down waits up to ``hold_frames`` for the
-        kong to be turned up (shown with the hand, its kind scores): both take a moment."""
+        kong to be turned up (shown with the hand, its kind scores): both take a moment. So does
+        a hand one tile short (:func:`one_short`), for its last tile."""
         if self.published is None:
             return observation
         seats = list(observation.seats)
         for seat, (old, now) in enumerate(zip(self.published.seats, seats, strict=True)):
-            waiting = now.face_down_kongs and now.revealed != old.revealed and a_whole_hand(now)
+            short = now.face_down_kongs or one_short(now)
+            waiting = short and now.revealed != old.revealed and a_whole_hand(now)
             if not waiting:
                 self._reveal_held[seat] = 0
             elif self._reveal_held[seat] < self.hold_frames:  # past it: published as it is

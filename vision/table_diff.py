@@ -24,12 +24,22 @@ def meld_of(observed: MeldObservation) -> Meld | None:
         return None
 
 
+def sets_beside(seat: SeatObservation) -> int:
+    """Sets the seat shows besides its face-up hand: melds and kongs with backs showing."""
+    return len(seat.melds) + len(seat.concealed_kongs) + seat.face_down_kongs
+
+
 def a_whole_hand(seat: SeatObservation) -> bool:
     """A hand laid face up to claim a win shows all its tiles: with the seat's melds (three
     each) at least 13 of the 14 (one may still be under a hand). Fewer face-up tiles in the
     hand row are not a reveal; most often melds whose turned tile was not read for a moment."""
-    sets = len(seat.melds) + len(seat.concealed_kongs) + seat.face_down_kongs
-    return bool(seat.revealed) and len(seat.revealed) + 3 * sets >= 13
+    return bool(seat.revealed) and len(seat.revealed) + 3 * sets_beside(seat) >= 13
+
+
+def one_short(seat: SeatObservation) -> bool:
+    """A revealed hand one tile short of 14 (the tile won on not laid yet, or one under a hand;
+    a kong turned up counts four, so a hand beside one never reads as short)."""
+    return bool(seat.revealed) and len(seat.revealed) + 3 * sets_beside(seat) == 13
 
 
 def diff(
@@ -84,6 +94,7 @@ def diff(
                 "type": "hand_revealed",
                 "seat": seat,
                 "tiles": [str(t) for t in now.revealed],
+                "sets": sets_beside(now),
                 "frame": frame,
             }
             if now.face_down_kongs:  # kongs not turned up: their tiles are not in ``tiles``

@@ -111,3 +111,24 @@ def test_a_back_too_weak_to_start_a_search_reads_nothing() -> None:
     reader = StandIn()
     seen = [Detection("back", _box(backs[1]), 0.2, backs[1].orientation)]
     assert probe_kong_backs(canvas, seen, reader) == seen and reader.crops == 0
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_two_kongs_side_by_side_joined_by_their_weak_backs_are_both_completed(seat: int) -> None:
+    from vision.kong_probe import _pitch
+    from vision.reader import table_detections
+
+    spec = TableSpec(walls=[(0, 0)] * 4)
+    spec.melds[seat] = [MeldSpec(["back", "9s", "9s", "back"], -1)]
+    spec.melds[seat].append(MeldSpec(["back", "3m", "3m", "back"], -1))
+    canvas, spots = _table(spec)
+    backs = [s for s in spots if s.name == "back"]
+    along = sorted(backs, key=lambda s: float(np.mean(s.corners(), axis=0) @ _pitch(seat)))
+    inner = along[1:3]  # the touching end tiles, found weakly and a little off towards each other
+    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
+    for spot, direction in zip(inner, (1, -1), strict=True):
+        box = np.add(_box(spot), np.tile(direction * 0.08 * _pitch(seat), 2))
+        seen.append(Detection("back", tuple(float(v) for v in box), 0.3, spot.orientation))  # type: ignore[arg-type]
+    found = probe_kong_backs(canvas, seen, StandIn(), empty_at=lambda x, y: False)
+    observed = Stabiliser(confirm_frames=1).update(table_detections(found)).seats[seat]
+    assert sorted(str(t) for t in observed.concealed_kongs) == ["3m", "9s"]

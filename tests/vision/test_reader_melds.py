@@ -306,7 +306,7 @@ def test_a_concealed_kong_turned_face_up_to_win_is_not_in_the_hand() -> None:
     assert [a.name for a in actions] == ["draw", "concealed_kong"]
     bridge.actions({"type": "discard", "seat": 1, "tile": "9m"})
     bridge.actions({"type": "discard", "seat": 2, "tile": "E"})
-    tiles = ["5s"] * 4 + ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"]
+    tiles = ["5s"] * 4 + ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"]
     (win,) = bridge.actions({"type": "hand_revealed", "seat": 1, "tiles": tiles})
     assert win.tile == Tile.parse("E")
     assert win.hand is not None

@@ -1,0 +1,71 @@
+"""A winning hand laid down one tile short at first: the tile won on still in the river, or a
+tile not laid yet. Read through the reader and the bridge into the engine (exact detections)."""
+
+from __future__ import annotations
+
+from engine.events import Event, to_dict
+from engine.table import Table
+from tests.vision.test_face_down_kongs import UNIT, _read
+from vision.engine_bridge import ActionBridge
+from vision.layout import TableSpec
+from vision.reader import TableReader
+from vision.stabiliser import Stabiliser
+
+HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "E", "E", "E", "5p"]  # waits on 5p
+
+
+def _play(
+    first: list[str], frames: int, then: list[str]
+) -> tuple[list[dict[str, object]], Table, list[Event]]:
+    """Seat 1 discards 5p; seat 0 lays ``first`` for ``frames`` frames (the 5p still in the
+    river), then ``then`` with the river empty."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
+    spec = TableSpec()
+    spec.rivers[0] = ["9m"]
+    events = _read(reader, spec)
+    spec.rivers[1] = ["5p"]
+    events += _read(reader, spec)
+    spec.revealed[0] = first
+    events += _read(reader, spec, frames)
+    spec.rivers[1] = []
+    spec.revealed[0] = then
+    events += _read(reader, spec, 8)
+    table = Table("log", rules="mcr")
+    bridge = ActionBridge()
+    engine_events: list[Event] = []
+    for event in [None, *events]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    return events, table, engine_events
+
+
+def _wins(engine_events: list[Event]) -> list[dict[str, object]]:
+    return [to_dict(e) for e in engine_events if e.type == "win_declared"]
+
+
+def test_a_hand_laid_before_the_tile_won_on_waits_for_it() -> None:
+    events, table, engine_events = _play(HAND, 8, [*HAND, "5p"])
+    reveals = [e for e in events if e["type"] == "hand_revealed"]
+    assert [len(r["tiles"]) for r in reveals] == [14]  # type: ignore[arg-type]
+    assert not table.violations, table.violations
+    (win,) = _wins(engine_events)
+    assert win["hand"] == "123m456s789pEEE5p" and win["win_tile"] == "5p"
+
+
+def test_a_hand_left_one_short_is_won_on_the_discard_not_yet_laid() -> None:
+    events, table, engine_events = _play(HAND, 30, [*HAND, "5p"])
+    reveals = [e for e in events if e["type"] == "hand_revealed"]
+    assert [len(r["tiles"]) for r in reveals] == [13, 14]  # type: ignore[arg-type]
+    assert not table.violations, table.violations
+    (win,) = _wins(engine_events)  # the 5p laid later is the one won on: no second win
+    assert win["hand"] == "123m456s789pEEE5p" and win["score"] is not None
+
+
+def test_a_hand_with_a_tile_not_laid_yet_is_declared_again_when_whole() -> None:
+    first = [t for t in HAND if t != "2m"] + ["5p"]  # the won 5p laid, the 2m not yet
+    events, table, engine_events = _play(first, 30, [*HAND, "5p"])
+    reveals = [e["tiles"] for e in events if e["type"] == "hand_revealed"]
+    assert len(reveals[0]) == 13 and reveals[-1] == [*HAND, "5p"]  # type: ignore[arg-type]
+    assert [v.kind.value for v in table.violations] == ["false_win"]  # the short hand, alerted
+    (win,) = _wins(engine_events)
+    assert win["hand"] == "123m456s789pEEE5p" and win["score"] is not None
