@@ -160,7 +160,9 @@ class Win(Action):
     """A declared win. Self-drawn, on a discard or robbing a kong is inferred from the table.
 
     ``tile`` defaults to the tile just drawn or the live discard; ``hand`` is the revealed
-    concealed hand *without* the winning tile (needed when the table never saw it).
+    concealed hand *without* the winning tile (needed when the table never saw it), or, for a
+    self-drawn win whose draw no one saw and no ``tile``, the whole hand *with* it (the engine
+    takes the tile that scores the most; ``win_declared.win_tile_inferred``).
     """
 
     name: ClassVar[str] = "win"

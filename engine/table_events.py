@@ -117,12 +117,15 @@ class FlowerReplaced(TableEvent):
 class WinDeclared(TableEvent):
     """A valid win: ``score`` is ScoreResult.to_json(), ``deltas`` the four score changes.
 
-    The changes the win causes: a robbed kong's payment given back is included."""
+    The changes the win causes: a robbed kong's payment given back is included.
+    ``win_tile_inferred``: a self-drawn win whose draw no one saw (a camera-only table); the
+    engine took the tile of the hand that scores the most (engine.win_tile_choice)."""
 
     type: ClassVar[str] = "win_declared"
     seat: int
     win_tile: Tile | None
     self_drawn: bool
+    win_tile_inferred: bool = False
     discarder: int | None = None
     robbing_kong: bool = False
     kong_replacement: bool = False

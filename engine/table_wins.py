@@ -17,6 +17,7 @@ from engine.table_face_down import FaceDownKongsMixin, score_json
 from engine.table_seats import HandState, Phase, WinContext
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
+from engine.win_tile_choice import best_win_tile
 
 _REFUSED = object()
 
@@ -27,6 +28,7 @@ class WinsMixin(FaceDownKongsMixin):
         return self.rules.max_winners_per_discard if self.rules is not None else 1
 
     def _win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
+        inferred = False  # the winning tile chosen by the engine (a draw no one saw)
         if self._late_win_claim(seat, tile):
             return
         hand = self._live_hand(seat)
@@ -46,6 +48,9 @@ class WinsMixin(FaceDownKongsMixin):
             discarder, win_tile, how = hand.pending_kong[0], hand.pending_kong[1], "robbing"
         elif hand.turn == seat and hand.phase is Phase.DISCARD and not hand.turn_began_with_claim:
             drawn = state.last_drawn if state.last_drawn is not None else tile
+            if drawn is None and declared is not None and self._whole(state.sets, declared):
+                drawn, declared = self._unseen_draw(hand, seat, declared)
+                inferred = True
             if drawn is None:
                 self._violate(ViolationKind.FALSE_WIN, seat, "self-drawn win without a known tile")
                 return
@@ -74,7 +79,22 @@ class WinsMixin(FaceDownKongsMixin):
             why = result.error or f"{result.total} points"
             self._violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
             return
-        self._apply_win(hand, win, request, result)
+        self._apply_win(hand, win, request, result, inferred=inferred)
+
+    @staticmethod
+    def _whole(sets: int, declared: Hand) -> bool:
+        """``declared`` holds the winning tile too: 14 tiles with the seat's sets."""
+        return len(declared.concealed) + 3 * sets == 14
+
+    def _unseen_draw(self, hand: HandState, seat: int, declared: Hand) -> tuple[Tile, Hand]:
+        """The tile of a self-drawn win whose draw was not seen: the best-scoring reading."""
+
+        def score(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
+            request = self.win_request(hand, WinContext(seat, tile, "self", None), rest)
+            return self._score(request)
+
+        tile, rest = best_win_tile(declared.concealed, score)
+        return tile, Hand(rest, declared.melds)
 
     def _late_win_claim(self, seat: int, tile: Tile | None) -> bool:
         """A second win claim on the discard that already ended the hand (one winner only)."""
@@ -170,6 +190,8 @@ class WinsMixin(FaceDownKongsMixin):
         win: WinContext,
         request: WinRequest | None,
         result: ScoreResult | None,
+        *,
+        inferred: bool = False,
     ) -> None:
         seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
         unshown = hand.seats[seat].face_down_kongs > 0  # scored when those kongs are shown
@@ -200,6 +222,7 @@ class WinsMixin(FaceDownKongsMixin):
             WinDeclared,
             seat=seat,
             win_tile=win_tile,
+            win_tile_inferred=inferred,
             self_drawn=how == "self",
             discarder=discarder,
             robbing_kong=how == "robbing",

@@ -252,6 +252,8 @@ def describe(event: Event) -> str:
             f"{f.get('name', f.get('id', '?'))} {f.get('points', '')}" for f in score["fans"]
         )
         how = f"WINS on {data.get('win_tile')}" if kind == "win_declared" else "win scored"
+        if data.get("win_tile_inferred"):
+            how += " (self-drawn, winning tile not seen)"
         return f"{head} {how}: {score.get('total', '?')} points ({fans})"
     if kind == "hand_ended":
         return f"{head} hand {data['hand_number']} ends ({data['result']}); deltas {data['deltas']}"

@@ -80,7 +80,11 @@ class ActionBridge:
         apart = [Tile.parse(str(t)) for t in _strings(event.get("fours_apart", []))]
         shows = self._shown_kongs(seat, revealed, turned_up, apart)
         sets = int(str(event.get("sets", 0))) + kongs + len(shows)
-        return [*shows, self._win(seat, revealed, short=len(revealed) + 3 * sets == 13)]
+        short = len(revealed) + 3 * sets == 13
+        if event.get("discard_in_river") is True and not short:  # self-drawn: the draw unseen
+            self._declared[seat] = Counter(revealed)
+            return [*self._own_draw(seat), *shows, act.Win(seat=seat, hand=Hand(tuple(revealed)))]
+        return [*shows, self._win(seat, revealed, short=short)]
 
     def _redeclared(
         self, seat: int, event: Mapping[str, object], revealed: list[Tile]

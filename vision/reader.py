@@ -35,12 +35,13 @@ from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
+from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
 from vision.stabiliser import (
     Stabiliser,
     TableDetection,
     TableObservation,
 )
-from vision.table_diff import a_whole_hand, diff, in_play_order, melds_in_flux, one_short
+from vision.table_diff import diff, in_play_order, melds_in_flux
 from vision.zones import seat_of
 
 
@@ -99,6 +100,7 @@ class TableReader:
     stabiliser: Stabiliser
     settle_frames: int = 2
     hold_frames: int = 12
+    self_draw_frames: int = 20  # a whole hand waits this long to see if the discard is taken
     kong_probe: bool = True  # read the face-down slots beside short hand-row groups
 
     def __post_init__(self) -> None:
@@ -111,7 +113,7 @@ class TableReader:
         self._face_down_reported = [0, 0, 0, 0]
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
-        self._reveal_held = [0, 0, 0, 0]  # frames each seat's hand has waited for its kongs
+        self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -136,7 +138,7 @@ class TableReader:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
         observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
-        observation = self._hold_reveal_for_kongs(observation)
+        observation = self._reveal.apply(self.published, observation, self._last_discard())
         if observation == self._candidate:
             self._candidate_age += 1
         else:
@@ -158,24 +160,16 @@ class TableReader:
             if old.river != new.river:
                 self._held_for[seat] = 0  # a new hold may start for the next discard
         self.published = observation
+        for event in events:
+            if event["type"] == "hand_revealed":
+                seat = int(str(event["seat"]))
+                down = discard_in_river(observation, self._last_discard(), seat)
+                event["discard_in_river"] = down is not None
         return events
 
-    def _hold_reveal_for_kongs(self, observation: TableObservation) -> TableObservation:
-        """A hand laid down beside a kong still face down waits up to ``hold_frames`` for the
-        kong to be turned up (shown with the hand, its kind scores): both take a moment. So does
-        a hand one tile short (:func:`one_short`), for its last tile."""
-        if self.published is None:
-            return observation
-        seats = list(observation.seats)
-        for seat, (old, now) in enumerate(zip(self.published.seats, seats, strict=True)):
-            short = now.face_down_kongs or one_short(now)
-            waiting = short and now.revealed != old.revealed and a_whole_hand(now)
-            if not waiting:
-                self._reveal_held[seat] = 0
-            elif self._reveal_held[seat] < self.hold_frames:  # past it: published as it is
-                self._reveal_held[seat] += 1
-                seats[seat] = replace(now, revealed=old.revealed)
-        return TableObservation(tuple(seats))
+    def _last_discard(self) -> LastDiscard | None:
+        last = self._recent[-1] if self._recent else None
+        return None if last is None else LastDiscard(last.seat, last.tile, last.claimed)
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
         """A seat mid-claim (:func:`_melds_in_flux`) has its new discards wait until its melds

@@ -67,3 +67,25 @@ def test_the_live_log_tells_an_unscored_win_and_its_later_score() -> None:
     line = describe(scored)
     assert "seat 0 win scored: " in line and "Concealed Kong 2" in line
     assert f"{scored.score['total']} points" in line  # type: ignore[attr-defined]
+
+
+def test_the_live_log_says_when_a_self_drawn_tile_was_not_seen() -> None:
+    from engine.actions import Win
+    from engine.notation import parse_hand
+    from engine.table import Table
+    from engine.table_events import WinDeclared
+    from tests.engine.test_table import script
+    from tilesight.demo import describe
+
+    table = Table("log", rules="mcr")
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    play = "".join(f"{s} draw ?\n{s} discard {t}\n" for s, t in enumerate(["9m", "1s", "2s", "3s"]))
+    for action in script(deal + play + "0 draw ?\n"):
+        table.apply(action)
+    win = next(
+        e
+        for e in table.apply(Win(seat=0, hand=parse_hand("123m456s789pEEE55p")))
+        if isinstance(e, WinDeclared)
+    )
+    line = describe(win)
+    assert f"WINS on {win.win_tile} (self-drawn, winning tile not seen): " in line

@@ -4,6 +4,7 @@ tile not laid yet. Read through the reader and the bridge into the engine (exact
 from __future__ import annotations
 
 from engine.events import Event, to_dict
+from engine.notation import parse_hand
 from engine.table import Table
 from tests.vision.test_face_down_kongs import UNIT, _read
 from vision.engine_bridge import ActionBridge
@@ -29,7 +30,7 @@ def _play(
     events += _read(reader, spec, frames)
     spec.rivers[1] = []
     spec.revealed[0] = then
-    events += _read(reader, spec, 8)
+    events += _read(reader, spec, 30)  # the 5p taken from the river: gone a while before read
     table = Table("log", rules="mcr")
     bridge = ActionBridge()
     engine_events: list[Event] = []
@@ -69,3 +70,43 @@ def test_a_hand_with_a_tile_not_laid_yet_is_declared_again_when_whole() -> None:
     assert [v.kind.value for v in table.violations] == ["false_win"]  # the short hand, alerted
     (win,) = _wins(engine_events)
     assert win["hand"] == "123m456s789pEEE5p" and win["score"] is not None
+
+
+def test_a_whole_hand_beside_a_discard_left_in_its_river_is_self_drawn() -> None:
+    """Seat 0 draws the 5p it wins on (no one sees the draw) and lays all 14; seat 3's 5p
+    stays in its river: after ``self_draw_frames`` the win is self-drawn, the tile inferred."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
+    spec = TableSpec()
+    events: list[dict[str, object]] = []
+    for seat, tile in enumerate(["9m", "1s", "2s", "5p"]):  # seat 3's 5p: seat 0 draws next
+        spec.rivers[seat] = [tile]
+        events += _read(reader, spec)
+    spec.revealed[0] = [*HAND, "5p"]
+    held = _read(reader, spec, reader.self_draw_frames - 4)
+    assert not [e for e in held if e["type"] == "hand_revealed"]  # still waiting on the 5p
+    events += held + _read(reader, spec, 10)
+    (reveal,) = [e for e in events if e["type"] == "hand_revealed"]
+    assert reveal["discard_in_river"] is True
+    table, bridge = Table("log", rules="mcr"), ActionBridge()
+    engine_events: list[Event] = []
+    for event in [None, *events]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert not table.violations, table.violations
+    (win,) = _wins(engine_events)
+    assert win["self_drawn"] and win["win_tile_inferred"] and win["discarder"] is None
+    hand = parse_hand(str(win["hand"])).concealed
+    whole = sorted([*map(str, hand), str(win["win_tile"])])
+    assert whole == sorted([*HAND, "5p"]) and win["score"] is not None
+    assert table.scores[0] > 0 and table.scores[3] < 0 and sum(table.scores) == 0
+
+
+def test_a_whole_hand_laid_before_the_discard_is_taken_is_won_on_it() -> None:
+    """The 5p leaves the river a few frames after the whole hand is laid: a discard win."""
+    events, table, engine_events = _play([*HAND, "5p"], 3, [*HAND, "5p"])
+    (reveal,) = [e for e in events if e["type"] == "hand_revealed"]
+    assert reveal["discard_in_river"] is False
+    assert not table.violations, table.violations
+    (win,) = _wins(engine_events)
+    assert not win["self_drawn"] and win["discarder"] == 1 and win["win_tile"] == "5p"
+    assert not win["win_tile_inferred"]

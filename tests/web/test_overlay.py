@@ -234,6 +234,31 @@ def test_a_win_beside_a_face_down_kong_is_scored_on_air_when_the_kong_is_shown(
         assert page.query_selector(".win-pending") is None
 
 
+def test_a_self_drawn_win_no_camera_saw_drawn_says_its_tile_was_not_seen(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    """A camera-only table: seat 0's draw is unseen and it lays all 14 tiles. The card says
+    self-drawn, marks the tile the engine took and says it was not seen."""
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    play = "".join(f"{s} draw ?\n{s} discard {t}\n" for s, t in enumerate(["9m", "1s", "2s", "3s"]))
+    with table_service(broker, "T3", tmp_path, procedure="log") as service:
+        page = page_factory(overlay_url(web, broker, "T3"))
+        for action in script(deal + play + "0 draw ?\n"):
+            service.apply(action)
+        wait_for_seq(page, service.engine.position[1])
+        events = [
+            to_dict(e) for e in service.apply(Win(seat=0, hand=parse_hand("123m456s789pEEE55p")))
+        ]
+        win = next(e for e in events if e["type"] == "win_declared")
+        assert win["win_tile_inferred"] and win["self_drawn"]
+        wait_for_seq(page, service.engine.position[1])
+        page.wait_for_selector(".win-card.win-tile-inferred .win-note")
+        assert "self-drawn" in (page.text_content(".win-card .win-title") or "")
+        assert "not seen" in (page.text_content(".win-card .win-note") or "")
+        assert page.get_attribute(".win-card .win-tile", "data-tile") == win["win_tile"]
+        assert page.text_content(".win-card .win-total") == str(win["score"]["total"])
+
+
 def test_wire_strings_are_text_and_violations_stay_off_air(
     broker: MosquittoBroker, web: Any, page_factory: Any
 ) -> None:

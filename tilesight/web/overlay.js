@@ -131,6 +131,7 @@
     const card = T.el("article", "win-card");
     card.dataset.eventId = String(win.event_id);
     const how = win.self_drawn ? "self-drawn" : Number.isInteger(win.discarder) ? `on ${seatName(win.discarder)}'s discard` : "";
+    if (win.win_tile_inferred) card.classList.add("win-tile-inferred");
     card.appendChild(T.el("h2", "win-title", `${seatName(win.seat)} wins ${how}`.trim()));
     const handRow = T.el("div", "win-hand");
     const groups = win.hand ? T.splitHand(win.hand) : [];
@@ -151,6 +152,7 @@
     card.appendChild(handRow);
     card.classList.toggle("unscored", !win.score);
     if (!win.score) card.appendChild(T.el("p", "win-pending", "Kong face down: score when shown"));
+    if (win.win_tile_inferred) card.appendChild(T.el("p", "win-note", "Winning tile not seen: the best-scoring one taken"));
     const score = win.score || {};
     const fans = T.el("ol", "fans");
     (Array.isArray(score.fans) ? score.fans : []).forEach((fan, i) => {

@@ -204,6 +204,7 @@
     let what = event.tile ?? event.meld ?? faceDown ?? event.flower ?? event.win_tile ?? event.supersedes ?? "";
     // a win beside a kong still face down is scored later, by win_scored, once the kong is shown
     if (event.type === "win_declared" && event.hand === null) what = `${what} unscored: a kong is face down`;
+    if (event.type === "win_declared" && event.win_tile_inferred) what = `${what} (self-drawn; winning tile not seen)`;
     if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
     li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
     const correction = tableOf(selected).superseded.get(String(event.event_id));

@@ -1,0 +1,69 @@
+"""When a revealed hand is published: a hand laid down is held back a moment while what it
+means is still changing on the table.
+
+- Beside a kong still face down, up to ``hold_frames``: the kong is turned up with the hand
+  (laying a hand and turning a kong up take a moment each); shown with it, its kind scores.
+- One tile short of 14 (:func:`vision.table_diff.one_short`), up to ``hold_frames``: the tile
+  won on, or another, is still being laid.
+- Whole, while the last discard (another seat's, not claimed) still lies at the end of its
+  river and its kind is in the hand, up to ``self_draw_frames``: won on that discard, the tile
+  leaves the river (the stabiliser removes a tile only after it has been gone a while); if it
+  stays, the hand was self-drawn. Published, the ``hand_revealed`` says which
+  (``discard_in_river``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from vision.stabiliser import TableObservation
+from vision.table_diff import a_whole_hand, one_short
+
+
+@dataclass(frozen=True)
+class LastDiscard:
+    seat: int
+    tile: str
+    claimed: bool = False
+
+
+def discard_in_river(
+    observation: TableObservation, last: LastDiscard | None, seat: int
+) -> str | None:
+    """The last discard's tile while it still lies at the end of its river, made by a seat
+    other than ``seat`` and not claimed; else None."""
+    if last is None or last.claimed or last.seat == seat:
+        return None
+    river = observation.seats[last.seat].river
+    return last.tile if river and str(river[-1]) == last.tile else None
+
+
+@dataclass
+class RevealHold:
+    hold_frames: int = 12
+    self_draw_frames: int = 20
+    held: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+
+    def apply(
+        self,
+        published: TableObservation | None,
+        observation: TableObservation,
+        last: LastDiscard | None,
+    ) -> TableObservation:
+        """``observation`` with the revealed hands still held back replaced by those published."""
+        if published is None:
+            return observation
+        seats = list(observation.seats)
+        for seat, (old, now) in enumerate(zip(published.seats, seats, strict=True)):
+            limit = 0
+            if now.revealed != old.revealed and a_whole_hand(now):
+                if now.face_down_kongs or one_short(now):
+                    limit = self.hold_frames
+                elif discard_in_river(observation, last, seat) in {str(t) for t in now.revealed}:
+                    limit = self.self_draw_frames
+            if self.held[seat] >= limit:  # nothing to wait for, or waited long enough
+                self.held[seat] = 0 if limit == 0 else self.held[seat]
+                continue
+            self.held[seat] += 1
+            seats[seat] = replace(now, revealed=old.revealed)
+        return TableObservation(tuple(seats))
