@@ -13,21 +13,36 @@ from dataclasses import asdict
 
 
 def engine_hands(
-    hands: int, seed: int, frames: int = 5, arm_frames: int = 1, final_frames: int = 10
+    hands: int, seed: int, frames: int = 5, arm_frames: int = 1, final_frames: int = 30
 ) -> dict:
     """Totals and per-hand figures over ``hands`` simulated hands (procedure ``wsom``); the
-    final table of each hand stays in view ``final_frames`` frames (a second at 10 fps)."""
+    final table of each hand stays in view ``final_frames`` frames (three seconds at 10 fps: a
+    whole hand laid beside a discard of its kind waits ``self_draw_frames`` to be read as
+    self-drawn)."""
+    from engine.events import to_dict
+    from engine.table import Table
+    from models.camera_scoring import ScoredHand, laid_down, score_hand
     from tilesight.perception_demo import PerceptionCheck
     from tilesight.pipeline import demo_hands
 
     check = PerceptionCheck(
         frames, seed, frame_size=(1920, 1080), arm_frames=arm_frames, final_frames=final_frames
     )
+    truth = Table("wsom")
+    rules = truth.rules.name if truth.rules is not None else "mcr"
+    scored: list[ScoredHand] = []
     for hand in demo_hands("wsom", seed, hands):
         check.start_hand(hand.number)
+        truth_events: list[dict[str, object]] = []
         for action in hand.actions:
+            events = [to_dict(e) for e in truth.apply(action)]
+            truth_events += events
+            win = next((e for e in events if e["type"] == "win_declared"), None)
+            if win is not None:  # the winner lays its hand down; a discard won on is taken
+                check.reveal_win(*laid_down(win))
             check.observe(action)
         check.finish_hand()
+        scored.append(score_hand(hand.number, rules, hand.dealer, truth_events, check.events))
     per_hand = [
         {k: v for k, v in asdict(h).items() if k not in ("seconds", "render_seconds")}
         for h in check.hands
@@ -38,4 +53,10 @@ def engine_hands(
     }
     reading = sum(h.seconds for h in check.hands)
     totals["read_fps"] = round(totals["frames"] / reading, 1) if reading else 0.0
-    return {"hands": hands, "seed": seed, **totals, "per_hand": per_hand}
+    wins = {
+        "scored_same": sum(h.same for h in scored),
+        "hands": len(scored),
+        "false_alerts": sum(len(h.alerts) for h in scored),
+        "per_hand": [h.line() for h in scored],
+    }
+    return {"hands": hands, "seed": seed, **totals, "per_hand": per_hand, "camera_scoring": wins}

@@ -19,16 +19,15 @@ import numpy as np
 from engine import actions as act
 from models.camera import random_camera, render_frame
 from models.faces import load_faces
+from tilesight.visible_table import Key, VisibleTable
 from vision.calibration import Calibration
 from vision.detector import Detector
-from vision.layout import MeldSpec, TableSpec
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
-Key = tuple[str, int, str, str]  # ("discard"|"concealed_kong", seat, tile, "") or ("meld", ...)
-SIDEWAYS = {3: 0, 2: 1}  # discarder relative to claimer -> turned tile (else the last position)
 # the design point, river tiles ~40 px (at 1280x720, ~27 px, one 5m was read as 3m)
 FRAME_SIZE = (1920, 1080)
+_COMPARED = ("discard", "meld", "concealed_kong", "face_down_kong")  # the reader events compared
 
 
 @dataclass
@@ -140,25 +139,30 @@ class PerceptionCheck:
 
     def start_hand(self, number: int) -> None:
         self.number = number
-        self.spec = TableSpec()
-        self.truth: list[Key] = []
+        self.table = VisibleTable(self.face_down_kongs)
         self.read: list[Key] = []
-        self.last_discard: tuple[int, str] | None = None
         self.reader: TableReader | None = None
         self.corners = installed_camera(*self.frame_size, self.rng)
         self.table_seed = int(self.rng.integers(1 << 30))  # same felt and backs all hand
         self.frames = 0
         self.seconds = self.render_seconds = 0.0
+        self.events: list[dict[str, object]] = []  # every reader event of the hand
 
     def observe(self, action: act.Action) -> None:
         """Update the visible table for one simulator action; render and read it if it changed."""
-        if self._apply(action):
+        if self.table.apply(action):
             self._look(self.frames_per_action, self.arm_frames)
+
+    def reveal_win(self, seat: int, tiles: list[str], discarder: int | None) -> None:
+        """The winner lays its concealed tiles face up, the winning tile among them; a discard
+        won on is taken from its river at the same time. Rendered and read."""
+        self.table.reveal_win(seat, tiles, discarder)
+        self._look(self.frames_per_action, self.arm_frames)
 
     def finish_hand(self) -> HandPerception:
         if self.reader is not None:
             self._look(self.final_frames, arm_frames=0)
-        result = compare(self.number, self.truth, self.read)
+        result = compare(self.number, self.table.truth, self.read)
         result.frames, result.seconds = self.frames, self.seconds
         result.render_seconds = self.render_seconds
         self.hands.append(result)
@@ -167,53 +171,11 @@ class PerceptionCheck:
             print("\n".join([*lines, result.line()]), file=self.out, flush=True)
         return result
 
-    def _apply(self, action: act.Action) -> bool:
-        spec = self.spec
-        if isinstance(action, act.Discard):
-            spec.rivers[action.seat].append(str(action.tile))
-            self.last_discard = (action.seat, str(action.tile))
-            self.truth.append(("discard", action.seat, str(action.tile), ""))
-            return True
-        if isinstance(action, act.Chow | act.Pung | act.Kong) and self.last_discard:
-            discarder, tile = self.last_discard
-            self.last_discard = None
-            if isinstance(action, act.Chow):
-                names, kind = sorted(str(t) for t in action.tiles), "chow"
-                names.remove(tile)
-            else:
-                kind = "pung" if isinstance(action, act.Pung) else "kong"
-                names = [tile] * (2 if kind == "pung" else 3)
-            index = SIDEWAYS.get((discarder - action.seat) % 4, len(names))
-            names.insert(index, tile)
-            spec.rivers[discarder].pop()
-            spec.melds[action.seat].append(MeldSpec(names, index))
-            spec.concealed[action.seat] = max(spec.concealed[action.seat] - len(names) + 1, 0)
-            self.truth.append(("meld", action.seat, kind, tile))
-            return True
-        if isinstance(action, act.AddedKong):
-            for meld in spec.melds[action.seat]:
-                if len(meld.names) == 3 and meld.names[0] == meld.names[1] == str(action.tile):
-                    at = 0 if meld.sideways_index == len(meld.names) - 1 else len(meld.names)
-                    meld.names.insert(at, str(action.tile))
-                    meld.sideways_index += 1 if at == 0 else 0
-                    self.truth.append(("meld", action.seat, "kong", str(action.tile)))
-                    return True
-        if isinstance(action, act.ConcealedKong):  # laid with its end tiles or all face down
-            tile = str(action.tile)
-            down = self.face_down_kongs or action.tile is None
-            names = ["back"] * 4 if down else ["back", tile, tile, "back"]
-            spec.melds[action.seat].append(MeldSpec(names, -1))
-            spec.concealed[action.seat] = max(spec.concealed[action.seat] - 3, 0)
-            kind = "face_down_kong" if down else "concealed_kong"
-            self.truth.append((kind, action.seat, "?" if down else tile, ""))
-            return True
-        return False  # draws, flowers, wins: nothing the reader compares
-
     def _look(self, frames: int, arm_frames: int) -> None:
         for index in range(frames):
             started = time.monotonic()
             frame = render_frame(
-                self.spec,
+                self.table.spec,
                 self.faces,
                 self.rng,
                 frame_size=self.frame_size,
@@ -227,14 +189,11 @@ class PerceptionCheck:
             if self.reader is None:
                 corners = tuple((float(x), float(y)) for x, y in frame.table_corners)
                 self.reader = TableReader(self.detector, Calibration(corners), Stabiliser())
-            self.read += [_key(e) for e in self._read(self.reader, frame.image)]
+            events = self.reader.process(frame.image)
+            self.events += events
+            self.read += [_key(e) for e in events if e["type"] in _COMPARED]
             self.seconds += time.monotonic() - started
             self.frames += 1
-
-    @staticmethod
-    def _read(reader: TableReader, image: np.ndarray) -> list[dict[str, object]]:
-        kinds = ("discard", "meld", "concealed_kong", "face_down_kong")
-        return [e for e in reader.process(image) if e["type"] in kinds]
 
 
 def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.ndarray:

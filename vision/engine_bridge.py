@@ -3,7 +3,8 @@
 The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
 unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
 by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
-in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones;
+in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones
+(so is a kong grown from the seat's own exposed pung, an added kong);
 one laid face down is a concealed kong without a tile. A revealed hand becomes a declared win whose
 hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
 that can be told; a face-down kong turned up with it is first shown (``ShowKong``) as the kind
@@ -36,6 +37,7 @@ class ActionBridge:
         self._revealed: dict[int, list[Tile]] = {}  # the hand each winner laid down, as read
         self._declared: dict[int, Counter[Tile]] = {}  # each winner's declared hand, all tiles
         self._shown: dict[int, list[Tile]] = {}  # face-down kongs shown, by kind
+        self._pungs: dict[int, list[Tile]] = {}  # each seat's exposed pungs, by kind
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         self._reset()
@@ -132,8 +134,13 @@ class ActionBridge:
             return [act.Chow(seat=seat, tiles=tiles, tile=claimed)]
         if event.get("kind") == "pung":
             self._claimed.add(seat)
+            self._pungs.setdefault(seat, []).append(claimed)
             return [act.Pung(seat=seat, tile=claimed)]
         if event.get("kind") == "kong":
+            pungs = self._pungs.get(seat, [])
+            if claimed in pungs:  # the seat's own pung grown in its turn: an added kong
+                pungs.remove(claimed)
+                return [*self._own_draw(seat), act.AddedKong(seat=seat, tile=claimed)]
             return [act.Kong(seat=seat, tile=claimed)]
         return []
 

@@ -89,6 +89,7 @@ class _Discard:
     seat: int
     tile: str
     claimed: bool = False
+    index: int | None = None  # its place in the river
 
 
 @dataclass
@@ -138,7 +139,8 @@ class TableReader:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
         observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
-        observation = self._reveal.apply(self.published, observation, self._last_discard())
+        shown = [self._melds_shown(seat) for seat in range(4)]
+        observation = self._reveal.apply(self.published, observation, self._last_discard(), shown)
         if observation == self._candidate:
             self._candidate_age += 1
         else:
@@ -169,7 +171,7 @@ class TableReader:
 
     def _last_discard(self) -> LastDiscard | None:
         last = self._recent[-1] if self._recent else None
-        return None if last is None else LastDiscard(last.seat, last.tile, last.claimed)
+        return None if last is None else LastDiscard(last.seat, last.tile, last.claimed, last.index)
 
     def _hold_claimers_discards(self, observation: TableObservation) -> TableObservation:
         """A seat mid-claim (:func:`_melds_in_flux`) has its new discards wait until its melds
@@ -184,7 +186,7 @@ class TableReader:
             before = self.published.seats[seat].river
             if len(now.river) > len(before) and now.river[: len(before)] == before:
                 grown.append(seat)
-            if seat not in grown or not melds_in_flux(now, len(self._melds_reported[seat])):
+            if seat not in grown or not melds_in_flux(now, self._melds_shown(seat)):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -204,7 +206,9 @@ class TableReader:
         for event in events:
             seat = int(str(event.get("seat", -1)))
             if event["type"] == "discard":
-                self._recent.append(_Discard(seat, str(event["tile"])))
+                index = event.get("index")
+                place = int(str(index)) if index is not None else None
+                self._recent.append(_Discard(seat, str(event["tile"]), index=place))
             elif event["type"] == "meld" and not self._is_added_kong(seat, event):
                 source = RelativeSeat[str(event["source"]).upper()]
                 discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
@@ -217,6 +221,14 @@ class TableReader:
                     self._recent.append(_Discard(discarder, tile, claimed=True))
             out.append(event)
         return out
+
+    def _melds_shown(self, seat: int) -> int:
+        """The melds the seat has shown: each reported once (an added kong is its pung grown)."""
+        reported = self._melds_reported[seat]
+        grown = sum(
+            1 for m in reported if sum(m.values()) == 4 and Counter({next(iter(m)): 3}) in reported
+        )
+        return len(reported) - grown
 
     def _is_added_kong(self, seat: int, event: dict[str, object]) -> bool:
         tile = str(event["claimed"])

@@ -5,6 +5,9 @@ means is still changing on the table.
   (laying a hand and turning a kong up take a moment each); shown with it, its kind scores.
 - One tile short of 14 (:func:`vision.table_diff.one_short`), up to ``hold_frames``: the tile
   won on, or another, is still being laid.
+- Overfull (:func:`overfull`: more than 14 tiles or five of a kind with the seat's sets), or
+  showing fewer melds than it has shown, up to ``hold_frames``: a meld row re-laid just
+  before (an added kong pushes the melds beside it along) still reads into the hand.
 - Whole, while the last discard (another seat's, not claimed) still lies at the end of its
   river and its kind is in the hand, up to ``self_draw_frames``: won on that discard, the tile
   leaves the river (the stabiliser removes a tile only after it has been gone a while); if it
@@ -14,10 +17,12 @@ means is still changing on the table.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from vision.stabiliser import TableObservation
-from vision.table_diff import a_whole_hand, one_short
+from vision.stabiliser import SeatObservation, TableObservation
+from vision.table_diff import a_whole_hand, one_short, sets_beside
 
 
 @dataclass(frozen=True)
@@ -25,17 +30,35 @@ class LastDiscard:
     seat: int
     tile: str
     claimed: bool = False
+    index: int | None = None  # its place in the river (None: not known)
 
 
 def discard_in_river(
     observation: TableObservation, last: LastDiscard | None, seat: int
 ) -> str | None:
     """The last discard's tile while it still lies at the end of its river, made by a seat
-    other than ``seat`` and not claimed; else None."""
+    other than ``seat`` and not claimed; else None. Its place counts, not only its kind: taken,
+    it may leave a discard of the same kind before it at the river's end."""
     if last is None or last.claimed or last.seat == seat:
         return None
     river = observation.seats[last.seat].river
+    if last.index is not None and len(river) != last.index + 1:
+        return None
     return last.tile if river and str(river[-1]) == last.tile else None
+
+
+def overfull(seat: SeatObservation) -> bool:
+    """More than 14 tiles (a four of a kind in the hand may be a kong turned up: three), or
+    five of a kind, between the face-up hand and the seat's sets: no hand looks like that, so
+    tiles of a meld row being re-laid (a kong just added) are still read as part of the hand."""
+    kinds = Counter(seat.revealed)
+    fours = sum(1 for count in kinds.values() if count == 4)
+    for meld in seat.melds:
+        kinds.update(meld.tiles)
+    for kind in seat.concealed_kongs:
+        kinds[kind] += 4
+    tiles = len(seat.revealed) - fours + 3 * sets_beside(seat)
+    return tiles > 14 or max(kinds.values(), default=0) > 4
 
 
 @dataclass
@@ -49,15 +72,18 @@ class RevealHold:
         published: TableObservation | None,
         observation: TableObservation,
         last: LastDiscard | None,
+        melds_shown: Sequence[int] = (0, 0, 0, 0),
     ) -> TableObservation:
-        """``observation`` with the revealed hands still held back replaced by those published."""
+        """``observation`` with the revealed hands still held back replaced by those published;
+        ``melds_shown``: how many melds each seat has shown (the reader's reports)."""
         if published is None:
             return observation
         seats = list(observation.seats)
         for seat, (old, now) in enumerate(zip(published.seats, seats, strict=True)):
             limit = 0
             if now.revealed != old.revealed and a_whole_hand(now):
-                if now.face_down_kongs or one_short(now):
+                unsettled = overfull(now) or len(now.melds) < max(len(old.melds), melds_shown[seat])
+                if now.face_down_kongs or one_short(now) or unsettled:
                     limit = self.hold_frames
                 elif discard_in_river(observation, last, seat) in {str(t) for t in now.revealed}:
                     limit = self.self_draw_frames

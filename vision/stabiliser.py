@@ -202,11 +202,24 @@ class Stabiliser:
             if not track.confirmed:
                 continue  # an unconfirmed track must be seen every frame until it confirms
             empty = empty_at(track.x, track.y) if empty_at is not None else False
-            if empty or self._neighbours_seen(track, seen):
+            if empty or self._neighbours_seen(track, seen) or self._overlapped(track, seen):
                 track.missing += 1
             if track.missing < self.remove_frames:
                 keep.append(track)
         self.tracks = keep
+
+    def _overlapped(self, track: _Track, seen: set[int]) -> bool:
+        """True when a confirmed tile seen this frame lies where ``track`` would overlap it:
+        tiles never overlap, so ``track`` was re-laid (a meld row pushed along by a kong) and
+        is a ghost of where a tile was; unseen ghosts side by side would otherwise keep each
+        other alive, each the other's unseen neighbour."""
+        return any(
+            i in seen
+            and other.confirmed
+            and ((other.x - track.x) ** 2 + (other.y - track.y) ** 2) ** 0.5 < SAME_TILE
+            for i, other in enumerate(self.tracks)
+            if other is not track
+        )
 
     def _neighbours_seen(self, track: _Track, seen: set[int]) -> bool:
         """True when confirmed tiles right next to ``track`` were seen (so it is not occluded)."""

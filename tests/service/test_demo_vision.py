@@ -7,7 +7,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from engine import actions as act
@@ -15,6 +14,7 @@ from engine.tiles import Tile
 from tests.service.conftest import TILESIGHT
 from tilesight.outbox import Outbox
 from tilesight.perception_demo import PerceptionCheck, compare
+from tilesight.visible_table import VisibleTable
 
 
 def _demo(tmp: Path, *extra: str) -> tuple[str, list[tuple[int, str, str, str]]]:
@@ -87,37 +87,40 @@ def test_compare_counts_misses_wrong_tiles_inventions_and_order() -> None:
 
 
 def test_claims_move_the_discard_into_a_meld_turned_toward_its_source() -> None:
-    check = PerceptionCheck.__new__(PerceptionCheck)  # the table model only: no detector loaded
-    check.rng = np.random.default_rng(0)
-    check.frame_size = (1280, 720)
-    check.face_down_kongs = False
-    check.start_hand(1)
+    table = VisibleTable()  # the table model only: no detector loaded
     t = Tile.parse
-    assert check._apply(act.Discard(seat=3, tile=t("4s")))
-    assert check._apply(act.Chow(seat=0, tiles=(t("3s"), t("4s"), t("5s")), tile=t("4s")))
-    assert check._apply(act.Discard(seat=0, tile=t("E")))
-    assert check._apply(act.Pung(seat=3, tile=t("E")))  # from the lower seat: turned on the right
-    assert check._apply(act.AddedKong(seat=3, tile=t("E")))
-    assert not check._apply(act.Draw(seat=1))
-    assert check._apply(act.ConcealedKong(seat=1, tile=t("9p")))  # end tiles face down
-    hidden = check.spec.melds[1][0]
+    assert table.apply(act.Discard(seat=3, tile=t("4s")))
+    assert table.apply(act.Chow(seat=0, tiles=(t("3s"), t("4s"), t("5s")), tile=t("4s")))
+    assert table.apply(act.Discard(seat=0, tile=t("E")))
+    assert table.apply(act.Pung(seat=3, tile=t("E")))  # from the lower seat: turned on the right
+    assert table.apply(act.AddedKong(seat=3, tile=t("E")))
+    assert not table.apply(act.Draw(seat=1))
+    assert table.apply(act.ConcealedKong(seat=1, tile=t("9p")))  # end tiles face down
+    hidden = table.spec.melds[1][0]
     assert (hidden.names, hidden.sideways_index) == (["back", "9p", "9p", "back"], -1)
-    assert check.truth[-1] == ("concealed_kong", 1, "9p", "")
-    check.truth.pop()
-    check.face_down_kongs = True  # national rules: all four face down, the kind unseen
-    assert check._apply(act.ConcealedKong(seat=2, tile=t("C")))
-    assert check.spec.melds[2][0].names == ["back"] * 4
-    assert check.truth.pop() == ("face_down_kong", 2, "?", "")
-    assert check.spec.rivers == [[], [], [], []]
-    chow, kong = check.spec.melds[0][0], check.spec.melds[3][0]
+    assert table.truth[-1] == ("concealed_kong", 1, "9p", "")
+    table.truth.pop()
+    table.face_down_kongs = True  # national rules: all four face down, the kind unseen
+    assert table.apply(act.ConcealedKong(seat=2, tile=t("C")))
+    assert table.spec.melds[2][0].names == ["back"] * 4
+    assert table.truth.pop() == ("face_down_kong", 2, "?", "")
+    assert table.spec.rivers == [[], [], [], []]
+    chow, kong = table.spec.melds[0][0], table.spec.melds[3][0]
     assert (chow.names, chow.sideways_index) == (["4s", "3s", "5s"], 0)
     assert (kong.names, kong.sideways_index) == (["E"] * 4, 3)
-    assert check.truth[-1] == ("meld", 3, "kong", "E") and check.truth[1] == (
-        "meld",
-        0,
-        "chow",
-        "4s",
-    )
+    assert table.truth[-1] == ("meld", 3, "kong", "E")
+    assert table.truth[1] == ("meld", 0, "chow", "4s")
+
+
+def test_a_win_is_laid_face_up_and_its_discard_leaves_the_river() -> None:
+    table = VisibleTable()
+    assert table.apply(act.Discard(seat=1, tile=Tile.parse("5p")))
+    assert not table.apply(act.Win(seat=0, tile=Tile.parse("5p")))  # laid by reveal_win
+    table.reveal_win(0, ["1m", "2m", "3m", "5p"], discarder=1)
+    assert table.spec.rivers[1] == [] and table.spec.revealed[0] == ["1m", "2m", "3m", "5p"]
+    assert table.spec.concealed[0] == 0
+    table.reveal_win(2, ["E"] * 2, discarder=None)  # self-drawn: every river stays
+    assert table.spec.revealed[2] == ["E", "E"] and table.truth == [("discard", 1, "5p", "")]
 
 
 def test_vision_frames_must_be_positive() -> None:

@@ -112,3 +112,29 @@ def test_face_down_kongs_reach_the_engine_as_kongs_of_unseen_kind() -> None:
     assert [e.seat for e in declared] == kongs and all(e.meld is None for e in declared)
     replacements = [e.seat for e in engine_events if e.type == "tile_drawn" and e.replacement]
     assert replacements == kongs  # each kong's replacement comes from the back of the wall
+
+
+def test_a_pung_grown_to_four_is_an_added_kong_in_its_own_turn() -> None:
+    """The reader reports an added kong as a kong meld of a kind the seat has a pung of; the
+    bridge makes it the seat's draw then ``AddedKong`` (not a kong claimed on the live discard,
+    which the engine refuses as illegal_meld)."""
+    table, bridge = Table("log", rules="mcr"), ActionBridge()
+    pung = {"type": "meld", "seat": 1, "kind": "pung", "claimed": "E", "tiles": ["E"] * 3}
+    events: list[dict[str, object]] = [
+        {"type": "discard", "seat": 0, "tile": "E"},
+        pung,
+        *({"type": "discard", "seat": s, "tile": t} for s, t in [(1, "9m"), (2, "1m"), (3, "2m")]),
+        {"type": "discard", "seat": 0, "tile": "3m"},
+        {**pung, "kind": "kong", "tiles": ["E"] * 4},
+        {"type": "discard", "seat": 1, "tile": "4m"},
+    ]
+    actions = [
+        a for e in [None, *events] for a in (bridge.start() if e is None else bridge.actions(e))
+    ]
+    for action in actions:
+        table.apply(action)
+    assert not table.violations, table.violations
+    names = [type(a).__name__ for a in actions]
+    assert names[-4:] == ["Draw", "AddedKong", "Draw", "Discard"]  # the replacement draw
+    (meld,) = table.snapshot()["hand"]["seats"][1]["melds"]
+    assert meld["kind"] == "kong" and meld["from_seat"] == 0 and meld["meld"].count("E") == 4

@@ -167,3 +167,31 @@ def test_a_second_box_over_a_discard_is_not_a_second_discard() -> None:
     for _ in range(3):  # the stray outlasts the tile's own box: still one tile in the slot
         observed = stabiliser.update([river[0], river[2], stray])
     assert observed.seats[1].river == _tiles("7s 9s 4s")
+
+
+def test_a_meld_row_pushed_along_by_an_added_kong_leaves_no_ghosts() -> None:
+    """A pung grown to a kong pushes the melds beside it one tile along: tracks of the old
+    places, overlapped by tiles now seen, go within ``remove_frames`` (they kept each other
+    alive as each other's unseen neighbours, and the old places are not bare felt)."""
+    spec = TableSpec()
+    spec.melds[0] = [MeldSpec(["C", "C", "C"], 2), MeldSpec(["2p", "1p", "3p"], 0)]
+    spec.melds[0].append(MeldSpec(["6m", "4m", "5m"], 0))
+
+    def seen() -> list[TableDetection]:
+        return [TableDetection(s.name, *s.centre, s.sideways, 0.9) for s in layout(spec)]
+
+    def never_empty(x: float, y: float) -> bool:  # no felt check: ghosts must go all the same
+        return False
+
+    stabiliser = Stabiliser(confirm_frames=2, remove_frames=4)
+    for _ in range(3):
+        before = stabiliser.update(seen(), never_empty).seats[0]
+    assert len(before.melds) == 3 and before.revealed == ()
+    spec.melds[0][0] = MeldSpec(["C", "C", "C", "C"], 3)
+    for _ in range(12):
+        after = stabiliser.update(seen(), never_empty).seats[0]
+    assert len(after.melds) == 3
+    assert after.revealed == (), after.revealed  # no ghost read into the hand row
+    assert sorted(str(t) for m in after.melds for t in m.tiles) == sorted(
+        ["C"] * 4 + ["2p", "1p", "3p", "6m", "4m", "5m"]
+    )

@@ -1,0 +1,107 @@
+"""Evaluation part 3c: wins scored from the camera alone.
+
+Each simulated hand is played on a truth table (the simulator's procedure, every tile known)
+and rendered; at its end the winner lays its hand face up (a discard won on leaves its river).
+Everything the reader published for the hand goes through :class:`vision.engine_bridge.ActionBridge`
+into a camera-only table (procedure ``log``, the same rules), which never sees a draw or a
+concealed tile. Its win is compared with the truth's: the winner, self-drawn or whose discard,
+the fans, the total and the four score changes. Every violation the camera-only table raises is
+a false alert (the simulator plays only legal hands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from engine.events import to_dict
+from engine.notation import parse_hand
+from engine.table import Table
+from vision.engine_bridge import ActionBridge
+
+Event = Mapping[str, object]
+
+
+@dataclass
+class ScoredHand:
+    """One hand's win as the truth scored it and as the camera-only table did."""
+
+    hand: int
+    truth: dict[str, object] | None
+    camera: dict[str, object] | None
+    alerts: list[str] = field(default_factory=list)  # violations on the camera-only table
+
+    @property
+    def same(self) -> bool:
+        return self.truth == self.camera
+
+    def line(self) -> str:
+        if self.same:
+            what = (
+                "no win" if self.truth is None else f"seat {self.truth['seat']} {_how(self.truth)}"
+            )
+            head = f"same win ({what}, {self.truth and self.truth['total']} points)"
+        else:
+            head = f"differs: truth {self.truth}, camera {self.camera}"
+        alerts = f"; alerts: {'; '.join(self.alerts)}" if self.alerts else ""
+        return f"hand {self.hand}: {head}{alerts}"
+
+
+def revealed_tiles(win: Event) -> list[str]:
+    """The tiles a winner lays face up: its concealed tiles and the winning tile."""
+    hand = parse_hand(str(win["hand"]))
+    return [*(str(t) for t in hand.concealed), str(win["win_tile"])]
+
+
+def laid_down(win: Event) -> tuple[int, list[str], int | None]:
+    """(winner, tiles laid face up, the seat whose river loses the discard won on, if any)."""
+    discarder = win.get("discarder")
+    taken = int(str(discarder)) if discarder is not None and not win.get("robbing_kong") else None
+    return int(str(win["seat"])), revealed_tiles(win), taken
+
+
+def win_summary(events: Iterable[Event]) -> dict[str, object] | None:
+    """What a score keeper records of a hand's win (None: no win scored)."""
+    events = list(events)
+    win = next((e for e in events if e["type"] == "win_declared"), None)
+    if win is None:
+        return None
+    scored = next((e for e in events if e["type"] == "win_scored"), win)  # a face-down kong
+    score = scored.get("score")
+    if not isinstance(score, Mapping):
+        return {"seat": win["seat"], "self_drawn": win["self_drawn"], "unscored": True}
+    fans = score.get("fans")
+    names = sorted(str(f.get("name")) for f in fans) if isinstance(fans, list) else []
+    return {
+        "seat": win["seat"],
+        "self_drawn": win["self_drawn"],
+        "discarder": win["discarder"],
+        "fans": names,
+        "total": score.get("total"),
+        "deltas": scored.get("deltas"),
+    }
+
+
+def camera_table(rules: str, dealer: int, reader_events: Iterable[Event]) -> tuple[Table, list]:
+    """The reader's events of one hand through the bridge into a fresh camera-only table."""
+    table = Table("log", rules=rules)
+    bridge = ActionBridge()
+    out = []
+    for action in bridge.start(dealer=dealer):
+        out += table.apply(action)
+    for event in reader_events:
+        for action in bridge.actions(event):
+            out += table.apply(action)
+    return table, [to_dict(e) for e in out]
+
+
+def score_hand(
+    number: int, rules: str, dealer: int, truth_events: Iterable[Event], reader_events: list
+) -> ScoredHand:
+    table, events = camera_table(rules, dealer, reader_events)
+    alerts = [f"{v.kind.value} (seat {v.seat}): {v.detail}" for v in table.violations]
+    return ScoredHand(number, win_summary(truth_events), win_summary(events), alerts)
+
+
+def _how(win: Mapping[str, object]) -> str:
+    return "self-drawn" if win["self_drawn"] else f"on seat {win['discarder']}'s discard"

@@ -1,0 +1,48 @@
+"""When a revealed hand is published: the holds of vision.reveal_hold on hand-made observations."""
+
+from __future__ import annotations
+
+from engine.tiles import RelativeSeat, Tile
+from vision.hand_row import MeldObservation
+from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river, overfull
+from vision.stabiliser import SeatObservation, TableObservation
+
+
+def _tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(t) for t in text.split())
+
+
+def _table(seat: SeatObservation, river: str = "") -> TableObservation:
+    empty = SeatObservation((), (), ())
+    return TableObservation((SeatObservation(_tiles(river), (), ()), seat, empty, empty))
+
+
+PUNG = MeldObservation(_tiles("2m 2m 2m"), 2, RelativeSeat.UPPER)
+
+
+def test_a_hand_row_holding_more_than_a_hand_is_overfull() -> None:
+    whole = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P"))
+    assert not overfull(whole)
+    ghosts = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P 2m 3s"))
+    assert overfull(ghosts)  # 13 face up beside a set
+    fifth = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C 2m 2m"))
+    assert overfull(fifth)  # five 2m
+    kong_shown = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p P P E E E E"))
+    assert not overfull(kong_shown)  # four alike may be a kong turned up: three of a set
+
+
+def test_an_overfull_hand_waits_then_is_published_as_read() -> None:
+    hold = RevealHold(hold_frames=3)
+    before = _table(SeatObservation((), (PUNG,), ()))
+    ghosts = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P 2m 3s")))
+    held = [hold.apply(before, ghosts, None).seats[1].revealed for _ in range(4)]
+    assert held[:3] == [(), (), ()] and held[3] == ghosts.seats[1].revealed
+
+
+def test_a_discard_counts_as_in_its_river_only_at_its_own_place() -> None:
+    hand = SeatObservation((), (), _tiles("1s"))
+    last = LastDiscard(0, "6p", index=2)
+    assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=1) == "6p"
+    assert discard_in_river(_table(hand, "9m 6p"), last, seat=1) is None  # taken: an older 6p
+    assert discard_in_river(_table(hand, "9m 6p"), LastDiscard(0, "6p"), seat=1) == "6p"
+    assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=0) is None  # its own
