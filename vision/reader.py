@@ -42,6 +42,7 @@ from vision.stabiliser import (
     TableObservation,
 )
 from vision.table_diff import diff, in_play_order, melds_in_flux
+from vision.turn_hold import TurnHold, next_to_play
 from vision.zones import seat_of
 
 
@@ -115,6 +116,8 @@ class TableReader:
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
+        self._turns = TurnHold(self.hold_frames)
+        self._expected: int | None = None  # the seat expected to discard next
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
@@ -140,6 +143,7 @@ class TableReader:
         self.frame += 1
         observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
         shown = [self._melds_shown(seat) for seat in range(4)]
+        observation = self._turns.apply(self.published, observation, self._expected, shown)
         observation = self._reveal.apply(self.published, observation, self._last_discard(), shown)
         if observation == self._candidate:
             self._candidate_age += 1
@@ -162,6 +166,7 @@ class TableReader:
             if old.river != new.river:
                 self._held_for[seat] = 0  # a new hold may start for the next discard
         self.published = observation
+        self._expected = next_to_play(events, self._expected)
         for event in events:
             if event["type"] == "hand_revealed":
                 seat = int(str(event["seat"]))
@@ -258,6 +263,7 @@ class TableReader:
             for s in now.seats
         ):
             return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
+        self._expected = None  # a new hand: its dealer plays first
         for reported in self._melds_reported:
             reported.clear()
         for kongs in self._kongs_reported:

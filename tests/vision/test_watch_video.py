@@ -16,7 +16,7 @@ from models.camera import random_camera, render_frame
 from vision.calibration import Calibration
 from vision.layout import MeldSpec, TableSpec
 
-SCRIPT = [[], ["C"], ["C", "E"], ["C", "E", "9m"]]
+SCRIPT = [(1, "C"), (2, "E"), (3, "9m")]  # (seat, discard) in turn
 
 
 def _watch(
@@ -69,13 +69,14 @@ def _watch(
 @pytest.mark.slow
 def test_watch_prints_discards_from_a_video(tmp_path: Path, faces) -> None:
     states = []
-    for river in SCRIPT:
+    for turns in range(len(SCRIPT) + 1):  # seats 1, 2 and 3 discard in turn
         spec = TableSpec(walls=[(2, 16)] * 4)
-        spec.rivers[1] = list(river)
+        for seat, tile in SCRIPT[:turns]:
+            spec.rivers[seat] = [tile]
         states.append(spec)
     events = _watch(tmp_path, faces, states, seed=21, frames=6, arm_first=True, table_seed=5)
     discards = [(e["seat"], e["tile"], e["index"]) for e in events if e["type"] == "discard"]
-    assert discards == [(1, "C", 0), (1, "E", 1), (1, "9m", 2)]
+    assert discards == [(1, "C", 0), (2, "E", 0), (3, "9m", 0)]
 
 
 @pytest.mark.slow
