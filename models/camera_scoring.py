@@ -17,9 +17,15 @@ from dataclasses import dataclass, field
 from engine.events import to_dict
 from engine.notation import parse_hand
 from engine.table import Table
+from tilesight.visible_table import VisibleTable
+from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
+from vision.layout import layout
+from vision.reader import TableReader
+from vision.stabiliser import Stabiliser, TableDetection
 
 Event = Mapping[str, object]
+UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
 
 
 @dataclass
@@ -101,6 +107,48 @@ def score_hand(
     table, events = camera_table(rules, dealer, reader_events)
     alerts = [f"{v.kind.value} (seat {v.seat}): {v.detail}" for v in table.violations]
     return ScoredHand(number, win_summary(truth_events), win_summary(events), alerts)
+
+
+def exact_scored_hands(seed: int, hands: int, frames: int = 4) -> list[ScoredHand]:
+    """The simulator's hands laid out as exact detections (every tile where it lies, no model),
+    ``frames`` frames per visible change, read, bridged and scored: the reader's, the bridge's
+    and the engine's share of camera scoring, apart from what the detector sees."""
+    from tilesight.pipeline import demo_hands
+
+    truth = Table("wsom")
+    rules = truth.rules.name if truth.rules is not None else "mcr"
+    out = []
+    for hand in demo_hands("wsom", seed, hands):
+        table = VisibleTable()
+        reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
+        truth_events: list[dict[str, object]] = []
+        events: list[dict[str, object]] = []
+        for action in hand.actions:
+            applied = [to_dict(e) for e in truth.apply(action)]
+            truth_events += applied
+            win = next((e for e in applied if e["type"] == "win_declared"), None)
+            if win is not None:
+                table.reveal_win(*laid_down(win))
+                events += _exact_frames(table, reader, frames)
+            if table.apply(action):
+                events += _exact_frames(table, reader, frames)
+        events += _exact_frames(table, reader, reader.self_draw_frames + 10)
+        out.append(score_hand(hand.number, rules, hand.dealer, truth_events, events))
+    return out
+
+
+def _exact_frames(table: VisibleTable, reader: TableReader, frames: int) -> list[dict[str, object]]:
+    spots = layout(table.spec)
+    seen = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in spots]
+    occupied = [s.centre for s in spots]
+
+    def empty_at(x: float, y: float) -> bool:  # an exact felt oracle
+        return all(abs(x - cx) > 0.02 or abs(y - cy) > 0.02 for cx, cy in occupied)
+
+    events: list[dict[str, object]] = []
+    for _ in range(frames):
+        events += reader.process_table(seen, empty_at)
+    return events
 
 
 def _how(win: Mapping[str, object]) -> str:

@@ -33,13 +33,13 @@ from models.evaluate_hands import engine_hands
 from models.evaluate_real import (
     KIND_NAMES,
     real_crops,
-    real_lines,
     real_table_faces,
     real_table_summary,
 )
 from models.evaluate_video import hand_video
 from models.faces import class_names, load_faces
 from models.metrics import Sample, confusion, confusion_png, iou, map_scores
+from models.report_text import report_markdown
 from vision.calibration import Calibration
 from vision.detector import Detector
 
@@ -180,55 +180,7 @@ def write_report(
             sort_keys=True,
         )
     )
-    lines = [
-        "# Vision evaluation",
-        "",
-        "Written by `python -m models.evaluate`; see docs/vision.md for what each figure means.",
-        "",
-        "## Held-out rendered tables",
-        "",
-        f"- frames: {scenes['frames']}, true tiles: {scenes['truth_tiles']}",
-        f"- mAP50 {scenes['map50']:.4f}, mAP50-95 {scenes['map50_95']:.4f}",
-        f"- missed {scenes['missed']}, false detections {scenes['false_detections']} "
-        "(confidence >= 0.3)",
-        f"- orientation accuracy of correctly read faces: {scenes['orientation_accuracy']:.4f}",
-        f"- median seconds per frame (rectify + detect + classify): "
-        f"{scenes['seconds_per_frame']:.3f}",
-    ]
-    if "baseline" in scenes:
-        b = scenes["baseline"]
-        lines.append(
-            f"- mahjong-detector 0.0.6 on the same frames (34 kinds, whole frame): "
-            f"mAP50 {b['map50']:.4f}, mAP50-95 {b['map50_95']:.4f}, "
-            f"{b['seconds_per_frame']:.3f} s per frame"
-        )
-    lines += ["", "| class | AP50 | recall |", "| --- | --- | --- |"]
-    for name in names:
-        if name in scenes["ap50"]:
-            lines.append(
-                f"| {name} | {scenes['ap50'][name]:.3f} | {scenes['recall'].get(name, 0):.3f} |"
-            )
-    lines += ["", "Confusion matrix (rows true, columns predicted): `confusion.png`.", ""]
-    lines += real_lines(crops, tables)
-    if hands:
-        lines += [f"## Complete engine hands, rendered at 1920x1080 (seed {hands['seed']})", ""]
-        lines += [f"- {k}: {v}" for k, v in hands.items() if k not in ("per_hand", "seed")]
-        for hand in hands["per_hand"]:
-            warnings = "; ".join(hand["warnings"]) or "all read"
-            lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
-        lines.append("")
-    if video:
-        extra = {
-            "with_concealed_kongs": "concealed kongs (end tiles face down)",
-            "with_face_down_kongs": "concealed kongs laid all face down (national rules)",
-        }
-        lines += ["## Rendered video of a scripted hand", ""]
-        lines += [f"- {k}: {v}" for k, v in video.items() if k not in extra]
-        for name, title in extra.items():
-            if video.get(name):
-                lines += ["", f"## The same with {title}", ""]
-                lines += [f"- {k}: {v}" for k, v in video[name].items()]
-    (out / "report.md").write_text("\n".join(lines) + "\n")
+    (out / "report.md").write_text(report_markdown(scenes, crops, video, hands, tables))
 
 
 def main() -> None:

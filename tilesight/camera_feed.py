@@ -58,6 +58,7 @@ class CameraFeed:
                 _detector(self.config),
                 Calibration.load(self.config.calibration.path),
                 Stabiliser(confirm_frames=self.config.detector.stable_frames),
+                **hold_frames_for(camera.fps),
             )
             period = 1.0 / camera.fps
             next_due = 0.0
@@ -73,6 +74,15 @@ class CameraFeed:
                 raise ConnectionError(f"camera {camera.source!r}: the stream ended")
 
         return work
+
+
+def hold_frames_for(fps: float) -> dict[str, int]:
+    """The reader's waits, set in frames for 10 frames a second, kept in seconds at ``fps``:
+    1.2 s for a claim or a kong to read, 2 s to see whether a discard is taken by a win."""
+    return {
+        "hold_frames": max(2, round(1.2 * fps)),
+        "self_draw_frames": max(3, round(2.0 * fps)),
+    }
 
 
 def _detector(config: ServiceConfig) -> Any:

@@ -97,3 +97,11 @@ def test_camera_worker_reads_frames_and_is_supervised(
     assert any("the stream ended" in detail for detail in details), details
     hand = service.engine.snapshot()["hand"]
     assert hand is not None and all(s["concealed_count"] == 13 for s in hand["seats"][1:])
+
+
+def test_the_readers_waits_are_seconds_whatever_the_camera_rate() -> None:
+    from tilesight.camera_feed import hold_frames_for
+
+    assert hold_frames_for(10) == {"hold_frames": 12, "self_draw_frames": 20}  # the defaults
+    assert hold_frames_for(30) == {"hold_frames": 36, "self_draw_frames": 60}
+    assert hold_frames_for(0.5) == {"hold_frames": 2, "self_draw_frames": 3}  # never none

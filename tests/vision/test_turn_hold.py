@@ -60,4 +60,3 @@ def test_the_seat_to_play_next_follows_discards_and_claims() -> None:
     assert next_to_play([{"type": "concealed_kong", "seat": 1}], 1) == 1
     assert next_to_play([{"type": "hand_revealed", "seat": 1}], 2) is None
     assert next_to_play([{"type": "river_taken", "seat": 1}], 2) == 2
-

@@ -1,0 +1,44 @@
+"""Wins scored from the camera alone, from exact detections: how many simulated hands score the
+same as the truth, and how fast the reader, bridge and engine get there.
+
+    PYTHONPATH=. .venv/bin/python bench/bench_camera_scores.py --seeds 2 160
+
+Seeds ``--seeds A B`` (A up to B, exclusive), ``--hands`` simulated hands each (procedure
+wsom, Zung Jung scoring), laid out tile by tile where they lie (no model: the detector's share
+is measured by ``python -m models.evaluate``, part 3c), ``--frames`` frames per visible change,
+each winner's hand laid face up. A hand counts when the camera-only table names the same
+winner, the same self-drawn or discarder, fans, total and payments, and raises no alert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main() -> None:
+    from models.camera_scoring import exact_scored_hands
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, nargs=2, default=(2, 22))
+    parser.add_argument("--hands", type=int, default=4)
+    parser.add_argument("--frames", type=int, default=4)
+    args = parser.parse_args()
+    started = time.monotonic()
+    same = total = alerts = 0
+    for seed in range(*args.seeds):
+        for hand in exact_scored_hands(seed, args.hands, args.frames):
+            total += 1
+            same += hand.same and not hand.alerts
+            alerts += len(hand.alerts)
+            if not hand.same or hand.alerts:
+                print(f"seed {seed} {hand.line()}", flush=True)
+    seconds = time.monotonic() - started
+    print(
+        f"{same}/{total} hands scored the same from exact detections, {alerts} false alerts; "
+        f"{seconds:.0f} s ({seconds / max(total, 1):.2f} s per hand)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""The evaluation report's text (report.md), from the figures in metrics.json.
+
+python -m models.report_text models/report   # rewrite report.md from its metrics.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from models.evaluate_real import real_lines
+from models.faces import class_names
+
+
+def report_markdown(
+    scenes: dict,
+    crops: dict | None,
+    video: dict | None,
+    hands: dict | None = None,
+    tables: dict | None = None,
+) -> str:
+    """report.md for the five parts' figures (as written to metrics.json)."""
+    names = class_names()
+    lines = [
+        "# Vision evaluation",
+        "",
+        "Written by `python -m models.evaluate`; see docs/vision.md for what each figure means.",
+        "",
+        "## Held-out rendered tables",
+        "",
+        f"- frames: {scenes['frames']}, true tiles: {scenes['truth_tiles']}",
+        f"- mAP50 {scenes['map50']:.4f}, mAP50-95 {scenes['map50_95']:.4f}",
+        f"- missed {scenes['missed']}, false detections {scenes['false_detections']} "
+        "(confidence >= 0.3)",
+        f"- orientation accuracy of correctly read faces: {scenes['orientation_accuracy']:.4f}",
+        f"- median seconds per frame (rectify + detect + classify): "
+        f"{scenes['seconds_per_frame']:.3f}",
+    ]
+    if "baseline" in scenes:
+        b = scenes["baseline"]
+        lines.append(
+            f"- mahjong-detector 0.0.6 on the same frames (34 kinds, whole frame): "
+            f"mAP50 {b['map50']:.4f}, mAP50-95 {b['map50_95']:.4f}, "
+            f"{b['seconds_per_frame']:.3f} s per frame"
+        )
+    lines += ["", "| class | AP50 | recall |", "| --- | --- | --- |"]
+    for name in names:
+        if name in scenes["ap50"]:
+            lines.append(
+                f"| {name} | {scenes['ap50'][name]:.3f} | {scenes['recall'].get(name, 0):.3f} |"
+            )
+    lines += ["", "Confusion matrix (rows true, columns predicted): `confusion.png`.", ""]
+    lines += real_lines(crops, tables)
+    if hands:
+        lines += [f"## Complete engine hands, rendered at 1920x1080 (seed {hands['seed']})", ""]
+        skip = ("per_hand", "seed", "camera_scoring")
+        lines += [f"- {k}: {v}" for k, v in hands.items() if k not in skip]
+        for hand in hands["per_hand"]:
+            warnings = "; ".join(hand["warnings"]) or "all read"
+            lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
+        lines.append("")
+        lines += _camera_scoring(hands.get("camera_scoring"))
+    if video:
+        extra = {
+            "with_concealed_kongs": "concealed kongs (end tiles face down)",
+            "with_face_down_kongs": "concealed kongs laid all face down (national rules)",
+        }
+        lines += ["## Rendered video of a scripted hand", ""]
+        lines += [f"- {k}: {v}" for k, v in video.items() if k not in extra]
+        for name, title in extra.items():
+            if video.get(name):
+                lines += ["", f"## The same with {title}", ""]
+                lines += [f"- {k}: {v}" for k, v in video[name].items()]
+    return "\n".join(lines) + "\n"
+
+
+def _camera_scoring(scoring: dict | None) -> list[str]:
+    """The section for part 3c (models/camera_scoring.py)."""
+    if not scoring:
+        return []
+    return [
+        "## Wins scored from the camera alone (the same hands)",
+        "",
+        "Each winner lays its hand face up; the reader's events drive a camera-only table",
+        "(no draw or concealed tile known), whose win is compared with the truth's.",
+        "",
+        f"- same winner, fans, total and payments: {scoring['scored_same']}/{scoring['hands']}",
+        f"- alerts raised on the camera-only table (all false): {scoring['false_alerts']}",
+        *(f"- {line}" for line in scoring["per_hand"]),
+        "",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("report", type=Path, help="a folder holding metrics.json")
+    folder = parser.parse_args().report
+    metrics = json.loads((folder / "metrics.json").read_text())
+    text = report_markdown(
+        metrics["rendered"],
+        metrics.get("real_crops"),
+        metrics.get("video"),
+        metrics.get("engine_hands"),
+        metrics.get("real_tables"),
+    )
+    (folder / "report.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
