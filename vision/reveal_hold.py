@@ -17,12 +17,11 @@ means is still changing on the table.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from vision.stabiliser import SeatObservation, TableObservation
-from vision.table_diff import a_whole_hand, one_short, sets_beside
+from vision.stabiliser import TableObservation
+from vision.table_diff import a_whole_hand, one_short, overfull
 
 
 @dataclass(frozen=True)
@@ -45,20 +44,6 @@ def discard_in_river(
     if last.index is not None and len(river) != last.index + 1:
         return None
     return last.tile if river and str(river[-1]) == last.tile else None
-
-
-def overfull(seat: SeatObservation) -> bool:
-    """More than 14 tiles (a four of a kind in the hand may be a kong turned up: three), or
-    five of a kind, between the face-up hand and the seat's sets: no hand looks like that, so
-    tiles of a meld row being re-laid (a kong just added) are still read as part of the hand."""
-    kinds = Counter(seat.revealed)
-    fours = sum(1 for count in kinds.values() if count == 4)
-    for meld in seat.melds:
-        kinds.update(meld.tiles)
-    for kind in seat.concealed_kongs:
-        kinds[kind] += 4
-    tiles = len(seat.revealed) - fours + 3 * sets_beside(seat)
-    return tiles > 14 or max(kinds.values(), default=0) > 4
 
 
 @dataclass

@@ -36,6 +36,20 @@ def a_whole_hand(seat: SeatObservation) -> bool:
     return bool(seat.revealed) and len(seat.revealed) + 3 * sets_beside(seat) >= 13
 
 
+def overfull(seat: SeatObservation) -> bool:
+    """More than 14 tiles (a four of a kind in the hand may be a kong turned up: three), or
+    five of a kind, between the face-up hand and the seat's sets: no hand looks like that, so
+    tiles of a meld row being re-laid (a kong just added) are still read as part of the hand."""
+    kinds = Counter(seat.revealed)
+    fours = sum(1 for count in kinds.values() if count == 4)
+    for meld in seat.melds:
+        kinds.update(meld.tiles)
+    for kind in seat.concealed_kongs:
+        kinds[kind] += 4
+    tiles = len(seat.revealed) - fours + 3 * sets_beside(seat)
+    return tiles > 14 or max(kinds.values(), default=0) > 4
+
+
 def one_short(seat: SeatObservation) -> bool:
     """A revealed hand one tile short of 14 (the tile won on not laid yet, or one under a hand;
     a kong turned up counts four, so a hand beside one never reads as short)."""
@@ -69,8 +83,10 @@ def diff(
                 }
             )
             events += _discards(seat, river, _end_of_old(old_river, river), frame)
+        unmatched = list(old_melds)  # a multiset: a second identical chow is a new meld
         for observed in now.melds:
-            if observed in old_melds:
+            if observed in unmatched:
+                unmatched.remove(observed)
                 continue
             meld = meld_of(observed)
             event: dict[str, object] = {
@@ -155,10 +171,13 @@ def melds_in_flux(now: SeatObservation, reported: int) -> bool:
     """The seat is mid-claim or re-laying its melds: one of its groups reads as no legal meld (a
     tile still misread), or fewer groups read than melds were reported while face-up tiles that
     make no whole hand lie in its hand row (an added kong pushed together, its turned tile not
-    read for a moment). Each half alone held discards too long; see docs/vision.md."""
+    read for a moment), or more than a hand (:func:`overfull`: the melds beside an added kong
+    pushed along, read into the hand row). Each half alone held discards too long; see
+    docs/vision.md."""
     if any(meld_of(meld) is None for meld in now.melds):
         return True
-    return len(now.melds) < reported and bool(now.revealed) and not a_whole_hand(now)
+    settled = a_whole_hand(now) and not overfull(now)
+    return len(now.melds) < reported and bool(now.revealed) and not settled
 
 
 def in_play_order(

@@ -8,14 +8,16 @@ import pytest
 from models.camera_scoring import ScoredHand, exact_scored_hands, win_summary
 
 
-@pytest.mark.parametrize("seed", [4, 20, 37, 48, 55, 1000])
+@pytest.mark.parametrize("seed", [4, 20, 37, 48, 55, 168, 183, 1000])
 def test_every_simulated_win_scores_the_same_from_the_camera(seed: int) -> None:
     """Self-drawn wins (the draw unseen), wins on a discard, added and concealed kongs: the
     camera-only table finds the same winner, fans, total and payments, and raises nothing.
     Seed 37 adds a kong mid-hand (its meld row pushed along: ghosts of the old places), seeds 4
     and 20 win on the replacement draw of a kong added just before, seed 48 on a discard of the
     kind discarded just before it (the river still ends in that kind once it is taken), seed 55
-    on a kong added beside a pung, which is pushed along and read in the hand row a moment."""
+    on a kong added beside a pung, which is pushed along and read in the hand row a moment;
+    seed 168 adds a kong between two melds and discards at once, seed 183 wins with two identical
+    chows shown."""
     scored = exact_scored_hands(seed, 4)
     assert all(h.truth is not None for h in scored)  # these seeds' hands all end in a win
     assert [h.line() for h in scored if not h.same or h.alerts] == []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from engine.tiles import RelativeSeat, Tile
 from vision.hand_row import MeldObservation
-from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river, overfull
+from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
 from vision.stabiliser import SeatObservation, TableObservation
+from vision.table_diff import overfull
 
 
 def _tiles(text: str) -> tuple[Tile, ...]:

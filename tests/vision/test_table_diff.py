@@ -81,3 +81,20 @@ def test_any_change_reports_discards_only_from_the_new_rivers_end(
     assert [e["tile"] for e in discards] == new[len(new) - len(discards) :]
     if old and new[: len(old)] != old:  # a correction reports the whole river first
         assert events[0]["type"] in ("river_corrected", "river_taken")
+
+
+def test_a_second_identical_chow_is_a_new_meld() -> None:
+    """Two chows of 1s2s3s, both claimed from the upper seat on a 1s: the second one laid is a
+    meld too (its twin already shown does not hide it)."""
+    from engine.tiles import RelativeSeat
+    from vision.hand_row import MeldObservation
+
+    chow = MeldObservation(tuple(Tile.parse(t) for t in ["1s", "2s", "3s"]), 0, RelativeSeat.UPPER)
+    empty = SeatObservation((), (), ())
+
+    def table(*melds: MeldObservation) -> TableObservation:
+        return TableObservation((SeatObservation((), melds, ()), empty, empty, empty))
+
+    (event,) = diff(table(chow), table(chow, chow), frame=3)
+    assert (event["type"], event["kind"], event["claimed"]) == ("meld", "chow", "1s")
+    assert diff(table(chow, chow), table(chow, chow), frame=4) == []
