@@ -32,6 +32,7 @@ class ActionBridge:
         """Forget the hand before: one bridge reads hand after hand at the same table."""
         self._claimed: set[int] = set()
         self._last_discard: tuple[int, Tile] | None = None
+        self._kong_added_since = False  # a kong added since the last discard (it can be robbed)
         self._kongs: dict[int, list[Tile]] = {}
         self._face_down = [0, 0, 0, 0]  # kongs laid face down and not yet shown, per seat
         self._revealed: dict[int, list[Tile]] = {}  # the hand each winner laid down, as read
@@ -51,6 +52,7 @@ class ActionBridge:
             tile = Tile.parse(str(event["tile"]))
             out = self._own_draw(seat)
             self._last_discard = (seat, tile)
+            self._kong_added_since = False
             return [*out, act.Discard(seat=seat, tile=tile)]
         if kind == "meld":
             return self._meld(seat, event)
@@ -83,10 +85,24 @@ class ActionBridge:
         shows = self._shown_kongs(seat, revealed, turned_up, apart)
         sets = int(str(event.get("sets", 0))) + kongs + len(shows)
         short = len(revealed) + 3 * sets == 13
-        if event.get("discard_in_river") is True and not short:  # self-drawn: the draw unseen
-            self._declared[seat] = Counter(revealed)
-            return [*self._own_draw(seat), *shows, act.Win(seat=seat, hand=Hand(tuple(revealed)))]
+        if not short and self._self_drawn(seat, event, revealed):
+            return [*self._own_draw(seat), *shows, self._self_drawn_win(seat, revealed)]
         return [*shows, self._win(seat, revealed, short=short)]
+
+    def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
+        """A whole hand laid down was self-drawn (its draw unseen): the last discard still lies
+        in its river, or no tile of its kind is in the hand (and no kong was added since, which
+        the seat may have robbed)."""
+        if event.get("discard_in_river") is True:
+            return True
+        discard = self._last_discard
+        taken = discard is not None and discard[0] != seat and discard[1] in whole
+        return not taken and not self._kong_added_since
+
+    def _self_drawn_win(self, seat: int, whole: list[Tile]) -> act.Action:
+        """The whole hand declared: the engine takes the winning tile that scores the most."""
+        self._declared[seat] = Counter(whole)
+        return act.Win(seat=seat, hand=Hand(tuple(whole)))
 
     def _redeclared(
         self, seat: int, event: Mapping[str, object], revealed: list[Tile]
@@ -100,6 +116,8 @@ class ActionBridge:
         whole = len(rest) + 3 * sets == 14
         if not whole or seat not in self._declared or self._declared[seat] == Counter(rest):
             return []
+        if self._self_drawn(seat, event, rest):  # the tile short was not the discard's kind
+            return [*self._own_draw(seat), self._self_drawn_win(seat, rest)]
         return [self._win(seat, rest, short=False)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
@@ -140,6 +158,7 @@ class ActionBridge:
             pungs = self._pungs.get(seat, [])
             if claimed in pungs:  # the seat's own pung grown in its turn: an added kong
                 pungs.remove(claimed)
+                self._kong_added_since = True
                 return [*self._own_draw(seat), act.AddedKong(seat=seat, tile=claimed)]
             return [act.Kong(seat=seat, tile=claimed)]
         return []

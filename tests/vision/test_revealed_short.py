@@ -110,3 +110,26 @@ def test_a_whole_hand_laid_before_the_discard_is_taken_is_won_on_it() -> None:
     (win,) = _wins(engine_events)
     assert not win["self_drawn"] and win["discarder"] == 1 and win["win_tile"] == "5p"
     assert not win["win_tile_inferred"]
+
+
+def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -> None:
+    """Seat 0 draws its winning 5p unseen and lays all 14, one tile hidden for a while: the
+    short hand is first won on seat 3's 1s (a false win, alerted), then the whole hand, with no
+    1s in it, is declared again as self-drawn and scored."""
+    table, bridge = Table("log", rules="mcr"), ActionBridge()
+    discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "1s")]
+    events: list[dict[str, object]] = [
+        {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
+    ]
+    short = [t for t in HAND if t != "2m"] + ["5p"]
+    events.append({"type": "hand_revealed", "seat": 0, "tiles": short, "discard_in_river": False})
+    whole = [*HAND, "5p"]
+    events.append({"type": "hand_revealed", "seat": 0, "tiles": whole, "discard_in_river": False})
+    engine_events: list[Event] = []
+    for event in [None, *events]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert [v.kind.value for v in table.violations] == ["false_win"]
+    (win,) = _wins(engine_events)
+    assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
+    assert table.scores[0] > 0 and sum(table.scores) == 0
