@@ -33,6 +33,7 @@ class ActionBridge:
         self._claimed: set[int] = set()
         self._last_discard: tuple[int, Tile] | None = None
         self._kong_added_since = False  # a kong added since the last discard (it can be robbed)
+        self._drew_to_win: set[int] = set()  # seats given their unseen winning draw
         self._kongs: dict[int, list[Tile]] = {}
         self._face_down = [0, 0, 0, 0]  # kongs laid face down and not yet shown, per seat
         self._revealed: dict[int, list[Tile]] = {}  # the hand each winner laid down, as read
@@ -86,7 +87,7 @@ class ActionBridge:
         sets = int(str(event.get("sets", 0))) + kongs + len(shows)
         short = len(revealed) + 3 * sets == 13
         if not short and self._self_drawn(seat, event, revealed):
-            return [*self._own_draw(seat), *shows, self._self_drawn_win(seat, revealed)]
+            return [*self._winning_draw(seat), *shows, self._self_drawn_win(seat, revealed)]
         return [*shows, self._win(seat, revealed, short=short)]
 
     def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
@@ -98,6 +99,14 @@ class ActionBridge:
         discard = self._last_discard
         taken = discard is not None and discard[0] != seat and discard[1] in whole
         return not taken and not self._kong_added_since
+
+    def _winning_draw(self, seat: int) -> list[act.Action]:
+        """The unseen draw a self-drawn win was made on, once: a hand declared again (first
+        read with a tile wrong or short) was drawn for already."""
+        if seat in self._drew_to_win:
+            return []
+        self._drew_to_win.add(seat)
+        return self._own_draw(seat)
 
     def _self_drawn_win(self, seat: int, whole: list[Tile]) -> act.Action:
         """The whole hand declared: the engine takes the winning tile that scores the most."""
@@ -116,8 +125,8 @@ class ActionBridge:
         whole = len(rest) + 3 * sets == 14
         if not whole or seat not in self._declared or self._declared[seat] == Counter(rest):
             return []
-        if self._self_drawn(seat, event, rest):  # the tile short was not the discard's kind
-            return [*self._own_draw(seat), self._self_drawn_win(seat, rest)]
+        if self._self_drawn(seat, event, rest):  # a tile misread or short, not the discard
+            return [*self._winning_draw(seat), self._self_drawn_win(seat, rest)]
         return [self._win(seat, rest, short=False)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:

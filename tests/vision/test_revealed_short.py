@@ -133,3 +133,26 @@ def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -
     (win,) = _wins(engine_events)
     assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
     assert table.scores[0] > 0 and sum(table.scores) == 0
+
+
+def test_a_self_drawn_hand_first_misread_is_scored_once_read_right() -> None:
+    """The whole hand is first read with a 3m as a 5m (no win: alerted), then right: the win
+    is declared again on the same unseen draw (no second draw, no out_of_turn) and scored."""
+    table, bridge = Table("log", rules="mcr"), ActionBridge()
+    discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "4s")]
+    events: list[dict[str, object]] = [
+        {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
+    ]
+    whole = [*HAND, "5p"]
+    misread = ["5m" if t == "3m" else t for t in whole]
+    for tiles in (misread, whole):
+        events.append(
+            {"type": "hand_revealed", "seat": 0, "tiles": tiles, "discard_in_river": True}
+        )
+    engine_events: list[Event] = []
+    for event in [None, *events]:
+        for action in bridge.start() if event is None else bridge.actions(event):
+            engine_events += table.apply(action)
+    assert [v.kind.value for v in table.violations] == ["false_win"]
+    (win,) = _wins(engine_events)
+    assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
