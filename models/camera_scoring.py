@@ -20,7 +20,7 @@ from engine.table import Table
 from tilesight.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
-from vision.layout import layout
+from vision.layout import TableSpec, layout
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -129,20 +129,22 @@ def exact_scored_hands(seed: int, hands: int, frames: int = 4) -> list[ScoredHan
             win = next((e for e in applied if e["type"] == "win_declared"), None)
             if win is not None:
                 table.reveal_win(*laid_down(win))
-                events += _exact_frames(table, reader, frames)
+                events += exact_frames(reader, table.spec, frames)
             if table.apply(action):
-                events += _exact_frames(table, reader, frames)
-        events += _exact_frames(table, reader, reader.self_draw_frames + 10)
+                events += exact_frames(reader, table.spec, frames)
+        events += exact_frames(reader, table.spec, reader.self_draw_frames + 10)
         out.append(score_hand(hand.number, rules, hand.dealer, truth_events, events))
     return out
 
 
-def _exact_frames(table: VisibleTable, reader: TableReader, frames: int) -> list[dict[str, object]]:
-    spots = layout(table.spec)
+def exact_frames(reader: TableReader, spec: TableSpec, frames: int) -> list[dict[str, object]]:
+    """``frames`` frames of ``spec`` read as exact detections: every tile where it lies, and
+    an exact felt oracle (bare felt wherever no tile lies)."""
+    spots = layout(spec)
     seen = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in spots]
     occupied = [s.centre for s in spots]
 
-    def empty_at(x: float, y: float) -> bool:  # an exact felt oracle
+    def empty_at(x: float, y: float) -> bool:
         return all(abs(x - cx) > 0.02 or abs(y - cy) > 0.02 for cx, cy in occupied)
 
     events: list[dict[str, object]] = []

@@ -8,14 +8,11 @@ from typing import Any
 import numpy as np
 
 from engine.table import Table
+from models.camera_scoring import UNIT, exact_frames
 from models.handvideo import scripted_hand
-from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
-from vision.layout import layout
 from vision.reader import TableReader
-from vision.stabiliser import Stabiliser, TableDetection
-
-UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
+from vision.stabiliser import Stabiliser
 
 
 def _events_for(
@@ -27,16 +24,8 @@ def _events_for(
     )
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
     seen: list[dict[str, object]] = []
-    for step in steps:
-        spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(step.spec)]
-        occupied = [s.centre for s in layout(step.spec)]
-
-        def empty_at(x: float, y: float, occupied: list[tuple[float, float]] = occupied) -> bool:
-            # an exact felt oracle; FeltCheck, the camera version, is tested on rendered tables
-            return all(abs(x - cx) > 0.02 or abs(y - cy) > 0.02 for cx, cy in occupied)
-
-        for _ in range(4):
-            seen.extend(reader.process_table(spots, empty_at))
+    for step in steps:  # an exact felt oracle; FeltCheck is tested on rendered tables
+        seen.extend(exact_frames(reader, step.spec, 4))
     truth = [event for step in steps for event in step.events]
     return seen, truth
 

@@ -8,28 +8,17 @@ from typing import Any
 from engine.actions import Win
 from engine.events import Event, to_dict
 from engine.table import Table
-from vision.calibration import Calibration
+from models.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
 from vision.layout import MeldSpec, TableSpec, layout
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
-UNIT = Calibration(((0.0, 0.0), (1024.0, 0.0), (1024.0, 1024.0), (0.0, 1024.0)))
 HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "5p"]  # waits on 5p
 
 
 def _read(reader: TableReader, spec: TableSpec, frames: int = 5) -> list[dict[str, object]]:
-    spots = layout(spec)
-    seen = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in spots]
-    centres = [s.centre for s in spots]
-
-    def empty_at(x: float, y: float) -> bool:
-        return all(abs(x - cx) > 0.02 or abs(y - cy) > 0.02 for cx, cy in centres)
-
-    events: list[dict[str, object]] = []
-    for _ in range(frames):
-        events += reader.process_table(seen, empty_at)
-    return events
+    return exact_frames(reader, spec, frames)
 
 
 def _play(
