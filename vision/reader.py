@@ -28,7 +28,7 @@ from typing import cast
 import cv2
 import numpy as np
 
-from engine.tiles import RelativeSeat
+from engine.tiles import RelativeSeat, Tile
 from vision.boxes import CANVAS
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
@@ -117,6 +117,7 @@ class TableReader:
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
         self._turns = TurnHold(self.hold_frames)
+        self._as_reported: list[tuple[Tile, ...]] = [()] * 4  # rivers as discards were reported
         self._expected: int | None = None  # the seat expected to discard next
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
@@ -152,7 +153,7 @@ class TableReader:
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
         last = self._recent[-1].seat if self._recent else None
-        changes = diff(self.published, observation, self.frame)
+        changes = diff(self.published, observation, self.frame, self._as_reported)
         upgrades = {
             int(str(e["seat"]))
             for e in changes
@@ -166,6 +167,7 @@ class TableReader:
             if old.river != new.river:
                 self._held_for[seat] = 0  # a new hold may start for the next discard
         self.published = observation
+        self._note_reported(events, observation)
         self._expected = next_to_play(events, self._expected)
         for event in events:
             if event["type"] == "hand_revealed":
@@ -173,6 +175,24 @@ class TableReader:
                 down = discard_in_river(observation, self._last_discard(), seat)
                 event["discard_in_river"] = down is not None
         return events
+
+    def _note_reported(
+        self, events: list[dict[str, object]], observation: TableObservation
+    ) -> None:
+        """Each seat's river as its discards were reported: the published river, except that a
+        correction is not taken in (only the discards reported with it are added), so a tile
+        put back before a new discard still leaves that discard new (:func:`diff`)."""
+        corrected = {e["seat"] for e in events if e["type"] == "river_corrected"}
+        for seat, now in enumerate(observation.seats):
+            if seat not in corrected:
+                self._as_reported[seat] = now.river
+                continue
+            river = list(self._as_reported[seat])
+            for event in events:
+                if event["type"] == "discard" and event["seat"] == seat and "inferred" not in event:
+                    index = int(str(event["index"]))
+                    river[index:] = [Tile.parse(str(event["tile"]))]
+            self._as_reported[seat] = tuple(river)
 
     def _last_discard(self) -> LastDiscard | None:
         last = self._recent[-1] if self._recent else None

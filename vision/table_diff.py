@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from engine.tiles import Meld, MeldKind, Tile
 from vision.hand_row import MeldObservation
@@ -57,8 +58,13 @@ def one_short(seat: SeatObservation) -> bool:
 
 
 def diff(
-    before: TableObservation | None, after: TableObservation, frame: int
+    before: TableObservation | None,
+    after: TableObservation,
+    frame: int,
+    reported: Sequence[tuple[Tile, ...]] | None = None,
 ) -> list[dict[str, object]]:
+    """The events that turn ``before`` into ``after``. ``reported``: each seat's river as its
+    discards were reported, before any correction since (see :func:`_new_from`)."""
     events: list[dict[str, object]] = []
     for seat, now in enumerate(after.seats):
         old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
@@ -82,7 +88,8 @@ def diff(
                     "frame": frame,
                 }
             )
-            events += _discards(seat, river, _end_of_old(old_river, river), frame)
+            as_reported = reported[seat] if reported is not None else old_river
+            events += _discards(seat, river, _new_from(old_river, as_reported, river), frame)
         unmatched = list(old_melds)  # a multiset: a second identical chow is a new meld
         for observed in now.melds:
             if observed in unmatched:
@@ -137,6 +144,16 @@ def _discards(
         }
         for index in range(start, len(river))
     ]
+
+
+def _new_from(old: tuple[Tile, ...], reported: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:
+    """Where new discards start in a corrected river ``new``: after the published river
+    ``old`` or, if that says earlier, after the river as its discards were reported. A tile
+    misread as the next discard's kind just as that discard lands reads first as the last
+    tile corrected, then as a tile put back before it; against the published river alone the
+    new discard at the end was never new."""
+    start = _end_of_old(old, new)
+    return min(start, _end_of_old(reported, new)) if reported != old else start
 
 
 def _end_of_old(old: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:

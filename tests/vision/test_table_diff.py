@@ -98,3 +98,28 @@ def test_a_second_identical_chow_is_a_new_meld() -> None:
     (event,) = diff(table(chow), table(chow, chow), frame=3)
     assert (event["type"], event["kind"], event["claimed"]) == ("meld", "chow", "1s")
     assert diff(table(chow, chow), table(chow, chow), frame=4) == []
+
+
+def test_a_discard_landing_as_the_tile_before_it_is_misread_is_still_new() -> None:
+    """Reported: ... S 7s. The 7s reads as a 6s for a moment just as a 6s is discarded (the
+    river's last tile "corrected"), then the 7s comes back before the 6s: against the river as
+    reported, the 6s at the end is a new discard."""
+    reported = _table("1p S 7s").seats[1].river
+    as_reported = [(), reported, (), ()]
+    first = diff(_table("1p S 7s"), _table("1p S 6s"), frame=1, reported=as_reported)
+    assert [e["type"] for e in first] == ["river_corrected"]
+    second = diff(_table("1p S 6s"), _table("1p S 7s 6s"), frame=2, reported=as_reported)
+    assert [(e["type"], e.get("tile"), e.get("index")) for e in second] == [
+        ("river_corrected", None, None),
+        ("discard", "6s", 3),
+    ]
+    alone = diff(_table("1p S 6s"), _table("1p S 7s 6s"), frame=2)  # as published only
+    assert [e["type"] for e in alone] == ["river_corrected"]
+
+
+def test_a_true_correction_then_a_discard_reports_only_the_discard() -> None:
+    as_reported = [(), _table("1p S 7s").seats[1].river, (), ()]
+    events = diff(_table("1p S 6s"), _table("1p S 6s E"), frame=3, reported=as_reported)
+    assert [(e["type"], e.get("tile")) for e in events] == [("discard", "E")]
+    stray = diff(_table("1p S 7s"), _table("1p C S 7s"), frame=4, reported=as_reported)
+    assert [e["type"] for e in stray] == ["river_corrected"]  # a stray inside adds nothing
