@@ -31,13 +31,17 @@ def _play(
     spec.rivers[1] = []
     spec.revealed[0] = then
     events += _read(reader, spec, 30)  # the 5p taken from the river: gone a while before read
-    table = Table("log", rules="mcr")
-    bridge = ActionBridge()
+    return (events, *_bridged(events))
+
+
+def _bridged(events: list[dict[str, object]]) -> tuple[Table, list[Event]]:
+    """The reader's events through a fresh bridge into a camera-only MCR table."""
+    table, bridge = Table("log", rules="mcr"), ActionBridge()
     engine_events: list[Event] = []
     for event in [None, *events]:
         for action in bridge.start() if event is None else bridge.actions(event):
             engine_events += table.apply(action)
-    return events, table, engine_events
+    return table, engine_events
 
 
 def _wins(engine_events: list[Event]) -> list[dict[str, object]]:
@@ -87,11 +91,7 @@ def test_a_whole_hand_beside_a_discard_left_in_its_river_is_self_drawn() -> None
     events += held + _read(reader, spec, 10)
     (reveal,) = [e for e in events if e["type"] == "hand_revealed"]
     assert reveal["discard_in_river"] is True
-    table, bridge = Table("log", rules="mcr"), ActionBridge()
-    engine_events: list[Event] = []
-    for event in [None, *events]:
-        for action in bridge.start() if event is None else bridge.actions(event):
-            engine_events += table.apply(action)
+    table, engine_events = _bridged(events)
     assert not table.violations, table.violations
     (win,) = _wins(engine_events)
     assert win["self_drawn"] and win["win_tile_inferred"] and win["discarder"] is None
@@ -116,7 +116,6 @@ def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -
     """Seat 0 draws its winning 5p unseen and lays all 14, one tile hidden for a while: the
     short hand is first won on seat 3's 1s (a false win, alerted), then the whole hand, with no
     1s in it, is declared again as self-drawn and scored."""
-    table, bridge = Table("log", rules="mcr"), ActionBridge()
     discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "1s")]
     events: list[dict[str, object]] = [
         {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
@@ -125,10 +124,7 @@ def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -
     events.append({"type": "hand_revealed", "seat": 0, "tiles": short, "discard_in_river": False})
     whole = [*HAND, "5p"]
     events.append({"type": "hand_revealed", "seat": 0, "tiles": whole, "discard_in_river": False})
-    engine_events: list[Event] = []
-    for event in [None, *events]:
-        for action in bridge.start() if event is None else bridge.actions(event):
-            engine_events += table.apply(action)
+    table, engine_events = _bridged(events)
     assert [v.kind.value for v in table.violations] == ["false_win"]
     (win,) = _wins(engine_events)
     assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
@@ -138,7 +134,6 @@ def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -
 def test_a_self_drawn_hand_first_misread_is_scored_once_read_right() -> None:
     """The whole hand is first read with a 3m as a 5m (no win: alerted), then right: the win
     is declared again on the same unseen draw (no second draw, no out_of_turn) and scored."""
-    table, bridge = Table("log", rules="mcr"), ActionBridge()
     discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "4s")]
     events: list[dict[str, object]] = [
         {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
@@ -149,10 +144,7 @@ def test_a_self_drawn_hand_first_misread_is_scored_once_read_right() -> None:
         events.append(
             {"type": "hand_revealed", "seat": 0, "tiles": tiles, "discard_in_river": True}
         )
-    engine_events: list[Event] = []
-    for event in [None, *events]:
-        for action in bridge.start() if event is None else bridge.actions(event):
-            engine_events += table.apply(action)
+    table, engine_events = _bridged(events)
     assert [v.kind.value for v in table.violations] == ["false_win"]
     (win,) = _wins(engine_events)
     assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
