@@ -5,7 +5,10 @@ arm changes what a crop shows. A tile is read again unless, in the previous fram
 the same place (centre within ``max_shift`` canvas px) and looked the same: a 12x9 grey thumbnail
 with brightness and contrast removed (units of its own spread) within ``max_change`` on average.
 Frames of a still rendered table differ by 0.1-0.3 in these units. Anything else (a new tile, a
-tile turned or replaced, a hand over it, a light change) goes through the classifier.
+tile turned or replaced, a hand over it, a light change) goes through the classifier, and so does
+a tile whose last reading was unsure (best kind under ``min_sure``): kept, one blurred frame's
+guess would last as long as the tile lies still (seed 3000 hand 3: a 3m read 5m at 0.43 in one
+frame, then kept four frames, long enough for the stabiliser to confirm it).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision.crops import CLASSES_OUT
+from vision.crops import CLASSES_OUT, kind_probabilities
 
 
 def thumbnails(crops: np.ndarray) -> np.ndarray:
@@ -30,12 +33,16 @@ def thumbnails(crops: np.ndarray) -> np.ndarray:
 class CropMemory:
     """The last frame's face crops (centres, thumbnails) and the classifier's outputs for them."""
 
-    def __init__(self, max_shift: float = 2.5, max_change: float = 0.15) -> None:
+    def __init__(
+        self, max_shift: float = 2.5, max_change: float = 0.15, min_sure: float = 0.8
+    ) -> None:
         self.max_shift = max_shift
         self.max_change = max_change
+        self.min_sure = min_sure
         self.centres = np.zeros((0, 2), np.float32)
         self.thumbs = np.zeros((0, 108), np.float32)
         self.probs: np.ndarray | None = None
+        self.sure = np.zeros(0, bool)  # per remembered crop: may its reading be reused?
         self.reused = 0  # crops answered from memory, for benchmarks
         self.read = 0  # crops sent to the classifier
 
@@ -49,13 +56,14 @@ class CropMemory:
         nearest = shift.argmin(axis=1)
         close = shift[np.arange(len(boxes)), nearest] <= self.max_shift
         change = np.abs(thumbs - self.thumbs[nearest]).mean(axis=1)
-        same = close & (change <= self.max_change)
+        same = close & (change <= self.max_change) & self.sure[nearest]
         found[same] = nearest[same]
         return found
 
     def remember(self, boxes: np.ndarray, thumbs: np.ndarray, probs: np.ndarray) -> None:
         self.centres = ((boxes[:, :2] + boxes[:, 2:]) / 2).astype(np.float32)
         self.thumbs, self.probs = thumbs, probs
+        self.sure = kind_probabilities(probs).max(axis=1) >= self.min_sure
 
     def read_through(
         self,

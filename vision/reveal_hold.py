@@ -13,6 +13,10 @@ means is still changing on the table.
   leaves the river (the stabiliser removes a tile only after it has been gone a while); if it
   stays, the hand was self-drawn. Published, the ``hand_revealed`` says which
   (``discard_in_river``).
+- Whole, but making no winning shape (:func:`no_winning_shape`), up to ``hold_frames``: most
+  often a tile misread for a moment (a 3m read as 5m under a hand or in a blurred frame); read
+  right within the hold, the hand is published as a win, with no false-win alert for the referee.
+  A hand that really is no win is published ``hold_frames`` late.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from vision.stabiliser import TableObservation
-from vision.table_diff import a_whole_hand, one_short, overfull
+from engine.mcr.shapes import mcr_is_win
+from engine.scoring.decompose import SetKind, TileSet, counts_of
+from vision.stabiliser import SeatObservation, TableObservation
+from vision.table_diff import a_whole_hand, one_short, overfull, sets_beside
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,23 @@ def discard_in_river(
     if last.index is not None and len(river) != last.index + 1:
         return None
     return last.tile if river and str(river[-1]) == last.tile else None
+
+
+def no_winning_shape(seat: SeatObservation) -> bool:
+    """A revealed hand of 14 tiles with the seat's sets that makes no winning shape of any rule
+    set (four sets and a pair, seven pairs, thirteen orphans, MCR's knitted hands). A four of a
+    kind in the hand row counts as a kong turned up where the count needs it. False for a hand
+    of another size: :func:`one_short` and :func:`overfull` answer for those."""
+    counts = list(counts_of(seat.revealed))
+    sets = sets_beside(seat)
+    fours = [i for i, n in enumerate(counts) if n == 4]
+    while sum(counts) > 14 - 3 * sets and fours:
+        counts[fours.pop()] = 0
+        sets += 1
+    if sum(counts) != 14 - 3 * sets or sets > 4:
+        return False
+    placeholders = [TileSet(SetKind.KONG, 0, declared=True)] * sets  # only their number counts
+    return not mcr_is_win(tuple(counts), placeholders)
 
 
 @dataclass
@@ -72,6 +95,8 @@ class RevealHold:
                     limit = self.hold_frames
                 elif discard_in_river(observation, last, seat) in {str(t) for t in now.revealed}:
                     limit = self.self_draw_frames
+                elif no_winning_shape(now):
+                    limit = self.hold_frames
             if self.held[seat] >= limit:  # nothing to wait for, or waited long enough
                 self.held[seat] = 0 if limit == 0 else self.held[seat]
                 continue

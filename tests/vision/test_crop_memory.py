@@ -32,3 +32,24 @@ def test_a_different_or_moved_tile_is_read_again() -> None:
     assert memory.recall(boxes, thumbnails(other)).tolist() == [0, -1]
     moved = boxes + np.array([20, 0, 20, 0], np.float32)  # half a tile along
     assert (memory.recall(moved, thumbnails(crops)) == -1).all()
+
+
+def test_an_unsure_reading_is_not_kept() -> None:
+    """A blurred frame's guess (best kind 0.45) is not reused however still the tile lies: the
+    next frame reads it again; a sure reading of the tile beside it is kept."""
+    memory = CropMemory()
+    boxes = np.array([[10, 10, 43, 55], [60, 10, 93, 55]], np.float32)
+    crops = _crops(1, 2)
+    probs = np.eye(85, dtype=np.float32)[[3, 7]]
+    probs[0] = 0.0
+    probs[0, [8, 12, 20]] = [0.45, 0.35, 0.2]  # 5m, 7m, 2p: unsure
+    memory.remember(boxes, thumbnails(crops), probs)
+    assert memory.recall(boxes, thumbnails(crops)).tolist() == [-1, 1]
+    calls: list[int] = []
+
+    def classify(fresh: np.ndarray) -> np.ndarray:
+        calls.append(len(fresh))
+        return np.eye(85, dtype=np.float32)[[4] * len(fresh)]
+
+    read = memory.read_through(boxes, crops, classify)
+    assert calls == [1] and read.argmax(axis=1).tolist() == [4, 7]

@@ -187,8 +187,8 @@ def test_only_a_whole_hand_laid_face_up_is_a_reveal() -> None:
     spec.revealed[3] = ["2s", "2s", "2s"]  # the pung, its turned tile read upright
     assert _reveals(reader, spec) == []
     spec.melds[3] = [MeldSpec(["2s", "2s", "2s"], 1), MeldSpec(["S", "S", "S"], 2)]
-    spec.revealed[3] = ["1m", "2m", "3m", "5p", "5p", "5p", "7s", "8s"]  # 2 melds + 8: a win
-    assert _reveals(reader, spec) == [["1m", "2m", "3m", "5p", "5p", "5p", "7s", "8s"]]
+    spec.revealed[3] = ["1m", "2m", "3m", "5p", "5p", "5p", "8s", "8s"]  # 2 melds + 8: a win
+    assert _reveals(reader, spec) == [["1m", "2m", "3m", "5p", "5p", "5p", "8s", "8s"]]
 
 
 def _reveals(reader: TableReader, spec: TableSpec) -> list[object]:

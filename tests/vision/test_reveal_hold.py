@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.tiles import RelativeSeat, Tile
 from vision.hand_row import MeldObservation
-from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
+from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river, no_winning_shape
 from vision.stabiliser import SeatObservation, TableObservation
 from vision.table_diff import overfull
 
@@ -47,3 +47,32 @@ def test_a_discard_counts_as_in_its_river_only_at_its_own_place() -> None:
     assert discard_in_river(_table(hand, "9m 6p"), last, seat=1) is None  # taken: an older 6p
     assert discard_in_river(_table(hand, "9m 6p"), LastDiscard(0, "6p"), seat=1) == "6p"
     assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=0) is None  # its own
+
+
+def test_a_hand_that_makes_no_winning_shape_is_told_apart() -> None:
+    assert not no_winning_shape(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P")))
+    misread = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P W"))
+    assert no_winning_shape(misread)
+    kong_shown = SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p P P E E E E"))
+    assert not no_winning_shape(kong_shown)  # the four E laid as a kong turned up
+    pairs = SeatObservation((), (), _tiles("1s 1s 4p 4p 9m 9m C C E E S S N N"))
+    assert not no_winning_shape(pairs)
+    assert not no_winning_shape(SeatObservation((), (PUNG,), _tiles("1s 2s 3s")))  # not whole
+
+
+def test_a_hand_misread_for_a_moment_is_published_once_read_right() -> None:
+    hold = RevealHold(hold_frames=3)
+    before = _table(SeatObservation((), (PUNG,), ()))
+    misread = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P W")))
+    right = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P")))
+    shown = [hold.apply(before, misread, None).seats[1].revealed for _ in range(2)]
+    shown.append(hold.apply(before, right, None).seats[1].revealed)
+    assert shown == [(), (), right.seats[1].revealed]
+
+
+def test_a_hand_that_is_no_win_is_published_late_as_it_is() -> None:
+    hold = RevealHold(hold_frames=3)
+    before = _table(SeatObservation((), (PUNG,), ()))
+    no_win = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P W")))
+    shown = [hold.apply(before, no_win, None).seats[1].revealed for _ in range(4)]
+    assert shown[:3] == [(), (), ()] and shown[3] == no_win.seats[1].revealed
