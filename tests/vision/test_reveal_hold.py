@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.tiles import RelativeSeat, Tile
 from vision.hand_row import MeldObservation
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river, no_winning_shape
@@ -32,12 +34,19 @@ def test_a_hand_row_holding_more_than_a_hand_is_overfull() -> None:
     assert not overfull(kong_shown)  # four alike may be a kong turned up: three of a set
 
 
-def test_an_overfull_hand_waits_then_is_published_as_read() -> None:
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "1s 2s 3s 4p 5p 6p C C C P P 2m 3s",  # overfull: meld tiles read into the hand
+        "1s 2s 3s 4p 5p 6p C C C P W",  # whole, but no winning shape
+    ],
+)
+def test_a_hand_held_back_is_published_as_read_once_the_hold_runs_out(hand: str) -> None:
     hold = RevealHold(hold_frames=3)
     before = _table(SeatObservation((), (PUNG,), ()))
-    ghosts = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P P 2m 3s")))
-    held = [hold.apply(before, ghosts, None).seats[1].revealed for _ in range(4)]
-    assert held[:3] == [(), (), ()] and held[3] == ghosts.seats[1].revealed
+    read = _table(SeatObservation((), (PUNG,), _tiles(hand)))
+    held = [hold.apply(before, read, None).seats[1].revealed for _ in range(4)]
+    assert held[:3] == [(), (), ()] and held[3] == read.seats[1].revealed
 
 
 def test_a_discard_counts_as_in_its_river_only_at_its_own_place() -> None:
@@ -68,11 +77,3 @@ def test_a_hand_misread_for_a_moment_is_published_once_read_right() -> None:
     shown = [hold.apply(before, misread, None).seats[1].revealed for _ in range(2)]
     shown.append(hold.apply(before, right, None).seats[1].revealed)
     assert shown == [(), (), right.seats[1].revealed]
-
-
-def test_a_hand_that_is_no_win_is_published_late_as_it_is() -> None:
-    hold = RevealHold(hold_frames=3)
-    before = _table(SeatObservation((), (PUNG,), ()))
-    no_win = _table(SeatObservation((), (PUNG,), _tiles("1s 2s 3s 4p 5p 6p C C C P W")))
-    shown = [hold.apply(before, no_win, None).seats[1].revealed for _ in range(4)]
-    assert shown[:3] == [(), (), ()] and shown[3] == no_win.seats[1].revealed
