@@ -38,7 +38,7 @@ from vision.crops import (
     turned_half,
 )
 from vision.layout import TILE_W
-from vision.square_boxes import settle_square_boxes
+from vision.square_boxes import reread_unsure_faces, settle_square_boxes
 from vision.zones import seat_of
 
 CANVAS_TILE_W = TILE_W * CANVAS  # a tile's width on the canvas, as trained
@@ -181,6 +181,9 @@ class Detector:
         crops = np.stack([crop_tile(canvas, box) for box in faces])
         probs = self._classify(faces, crops, memory)
         if table:
+            probs = reread_unsure_faces(
+                canvas, faces, probs, self.read_crops, self.second_look_below
+            )
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):

@@ -9,6 +9,12 @@ same kind about equally (a 1p or white dragon reads the same either way), the cl
 cannot tell which way the tile lies, so the detector's box is kept with the better reading:
 choosing a way round by a hair flipped a claimed 1p between sideways and upright from frame to
 frame, and the stabiliser took the flips for new tiles (seed 1000, hand 3).
+
+A face of any box shape read unsure (best kind under the detector's ``second_look_below``) is
+read again in a tile-sized box at its centre, the way round its box shows
+(:func:`reread_unsure_faces`); that reading replaces the box's when clearly likelier, by the same
+margin. In a blurred frame the detector's box often slides a few px onto a neighbour or falls
+short of the tile: on the tuning frames (seeds 9100 and 9000, 48 each) this took errors 41 -> 35.
 """
 
 from __future__ import annotations
@@ -62,3 +68,28 @@ def settle_square_boxes(
             continue  # the same kind both ways round: keep the detector's way round
         faces[square[i]] = candidates[index]
     return faces, probs
+
+
+def reread_unsure_faces(
+    canvas: np.ndarray,
+    faces: np.ndarray,
+    probs: np.ndarray,
+    read_crops: Callable[[np.ndarray], np.ndarray],
+    unsure_below: float,
+) -> np.ndarray:
+    """``probs`` with each face whose best kind scores under ``unsure_below`` read again in a
+    tile-sized box at its centre (as the module describes); the boxes are not changed."""
+    best = kind_probabilities(probs).max(axis=1)
+    unsure = np.flatnonzero(best < unsure_below)
+    if len(unsure) == 0:
+        return probs
+    centres = (faces[unsure, :2] + faces[unsure, 2:]) / 2
+    sides = faces[unsure, 2:] - faces[unsure, :2]
+    wide = (sides[:, 0] > sides[:, 1])[:, None]
+    halves = np.where(wide, [TABLE_BOX_H, TABLE_BOX_W], [TABLE_BOX_W, TABLE_BOX_H]) / 2
+    boxes = np.hstack([centres - halves, centres + halves])
+    read = read_crops(np.stack([crop_tile(canvas, box) for box in boxes]))
+    better = kind_probabilities(read).max(axis=1) >= best[unsure] + SETTLE_MARGIN
+    probs = probs.copy()
+    probs[unsure[better]] = read[better]
+    return probs

@@ -1,11 +1,17 @@
-"""Near-square face boxes on the table are read again as tile-sized boxes both ways round."""
+"""Near-square face boxes on the table are read again as tile-sized boxes both ways round; unsure
+faces of any shape once, the way round their box shows."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from vision.crops import CLASSES_OUT, TILE_NAMES
-from vision.square_boxes import TABLE_BOX_H, TABLE_BOX_W, settle_square_boxes
+from vision.square_boxes import (
+    TABLE_BOX_H,
+    TABLE_BOX_W,
+    reread_unsure_faces,
+    settle_square_boxes,
+)
 
 
 def reading(name: str, probability: float) -> np.ndarray:
@@ -70,3 +76,39 @@ def test_tile_shaped_boxes_are_not_read_again() -> None:
     read = Reads([reading("E", 1.0)], [reading("E", 1.0)])
     settled, settled_probs = settle_square_boxes(CANVAS, faces, probs, read)
     assert read.calls == [] and settled.tolist() == [TILE] and np.array_equal(settled_probs, probs)
+
+
+class Tracked:
+    """read_crops that records the crops it is given and answers as told."""
+
+    def __init__(self, answers: list[np.ndarray]) -> None:
+        self.answers = np.stack(answers)
+        self.crops: list[np.ndarray] = []
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        self.crops.append(crops)
+        return self.answers.copy()
+
+
+def test_an_unsure_face_read_clearly_better_in_a_tile_sized_box_takes_that_reading() -> None:
+    canvas = CANVAS.copy()
+    slid = [310.0, 296.0, 346.0, 344.0]  # the box slid 10 px right of the tile at TILE
+    canvas[300:348, 300:336] = 30  # the tile, dark on the felt
+    faces = np.array([TILE, slid, [600.0, 300.0, 648.0, 336.0]])  # sure, unsure, unsure wide
+    probs = np.stack([reading("5m", 0.99), reading("2f", 0.55), reading("9s", 0.60)])
+    read = Tracked([reading("3f", 0.80), reading("9p", 0.65)])
+    reread = reread_unsure_faces(canvas, faces, probs, read, 0.8)
+    assert len(read.crops) == 1 and len(read.crops[0]) == 2  # the two unsure faces, one call
+    assert reread[1].argmax() == 2 * TILE_NAMES.index("3f")  # 0.80 >= 0.55 + margin
+    assert np.array_equal(reread[2], probs[2])  # 0.65 is not clearly better than 0.60
+    assert np.array_equal(reread[0], probs[0]) and probs[1].argmax() == 2 * TILE_NAMES.index("2f")
+    # the tile-sized box is centred on the slid box: a third of it is felt
+    assert 60 < read.crops[0][0].mean() < 110
+
+
+def test_nothing_is_read_again_when_every_face_is_sure_or_the_look_is_off() -> None:
+    faces, probs = np.array([TILE]), np.stack([reading("E", 0.5)])
+    read = Tracked([reading("W", 1.0)])
+    assert np.array_equal(reread_unsure_faces(CANVAS, faces, probs, read, 0.0), probs)
+    assert np.array_equal(reread_unsure_faces(CANVAS, faces, probs, read, 0.4), probs)
+    assert read.crops == []
