@@ -84,18 +84,21 @@ class Detector:
         second_look_below: float = 0.8,
         *,
         closeup: CloseupReader | None = None,
+        reread_unsure: bool = True,
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
         ``second_look_below``: see :meth:`read_crops` (0 turns it off). ``closeup``: the
         reader of large flowers in images read without a calibration (vision.closeup); by
-        default the committed one, loaded when first needed."""
+        default the committed one, loaded when first needed. ``reread_unsure``: read unsure
+        faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks)."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
         self.back_confidence = back_confidence
         self.second_look_below = second_look_below
         self._closeup = closeup
+        self.reread_unsure = reread_unsure
 
     @property
     def closeup(self) -> CloseupReader:
@@ -180,10 +183,11 @@ class Detector:
             return out
         crops = np.stack([crop_tile(canvas, box) for box in faces])
         probs = self._classify(faces, crops, memory)
-        if table:
+        if table and self.reread_unsure:
             probs = reread_unsure_faces(
                 canvas, faces, probs, self.read_crops, self.second_look_below
             )
+        if table:
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
