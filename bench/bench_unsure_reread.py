@@ -18,7 +18,7 @@ def main() -> None:
     import cv2
     import numpy as np
 
-    from models.camera import TABLE_PX, render_frame
+    from models.camera import TABLE_PX, canvas_labels, render_frame
     from models.dataset import random_spec
     from models.faces import class_names, load_faces
     from models.metrics import Sample, confusion, map_scores
@@ -42,15 +42,8 @@ def main() -> None:
             calibration = Calibration(tuple((float(x), float(y)) for x, y in clicked))
             homography = calibration.homography(TABLE_PX)
             canvas = cv2.warpPerspective(frame.image, homography, (TABLE_PX, TABLE_PX))
-            truth = []
-            for label in frame.labels:
-                if label.visible < 0.5:
-                    continue
-                quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography)
-                lo = np.clip(quad.reshape(-1, 2).min(axis=0), 0, TABLE_PX)
-                hi = np.clip(quad.reshape(-1, 2).max(axis=0), 0, TABLE_PX)
-                if (hi - lo).min() >= 4:
-                    truth.append((label.spot.name, (*lo, *hi)))
+            labelled = canvas_labels(frame, homography, min_visible=0.5)
+            truth = [(label.spot.name, box) for label, box in labelled]
             for key, detector in detectors.items():
                 found = detector.detect_table(canvas)
                 samples[key].append(Sample(truth, [(d.tile, d.box, d.confidence) for d in found]))

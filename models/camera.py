@@ -123,3 +123,20 @@ def rectify(
     square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
     homography = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
     return cv2.warpPerspective(image, homography, (size, size), flags=cv2.INTER_LINEAR), homography
+
+
+def canvas_labels(
+    frame: Frame, homography: np.ndarray, min_visible: float, size: int = TABLE_PX
+) -> list[tuple[Labelled, tuple[float, float, float, float]]]:
+    """The frame's labels at least ``min_visible`` visible, each with its box on the rectified
+    ``size`` canvas (clipped to it); a box under 4 px on a side is left out."""
+    out = []
+    for label in frame.labels:
+        if label.visible < min_visible:
+            continue
+        quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography)
+        lo = np.clip(quad.reshape(-1, 2).min(axis=0), 0, size)
+        hi = np.clip(quad.reshape(-1, 2).max(axis=0), 0, size)
+        if (hi - lo).min() >= 4:
+            out.append((label, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))))
+    return out

@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from models.camera import TABLE_PX
+from models.camera import canvas_labels
 from models.dataset import face_sets, rectified_scene
 from models.metrics import iou
 from vision.boxes import OnnxBoxes
@@ -44,16 +43,9 @@ def write_detector_crops(
     ys: list[int] = []
     for _ in range(tables):
         frame, table, homography = rectified_scene(faces, rng)
-        truth, spots = [], []
-        for label in frame.labels:
-            if label.visible < 0.8:
-                continue
-            quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography)
-            lo = np.clip(quad.reshape(-1, 2).min(axis=0), 0, TABLE_PX)
-            hi = np.clip(quad.reshape(-1, 2).max(axis=0), 0, TABLE_PX)
-            if (hi - lo).min() >= 4:
-                truth.append([*lo, *hi])
-                spots.append(label.spot)
+        labelled = canvas_labels(frame, homography, min_visible=0.8)
+        truth = [list(box) for _, box in labelled]
+        spots = [label.spot for label, _ in labelled]
         boxes, _, _ = boxes_backend.locate(table)
         if not truth or len(boxes) == 0:
             continue

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
 import numpy as np
 
-from models.camera import TABLE_PX, render_frame
+from models.camera import TABLE_PX, canvas_labels, render_frame
 from models.render import render_table, visible_fraction
 from vision.layout import MeldSpec, TableSpec
 
@@ -160,3 +161,17 @@ def test_concealed_kongs_in_random_tables_are_optional_and_labelled_as_laid(face
     laid = [label.spot.name for label in labels if label.spot.zone == "meld"]
     assert laid == ["back", "6s", "6s", "back"]
     assert not any(label.spot.sideways for label in labels if label.spot.zone == "meld")
+
+
+def test_canvas_labels_map_visible_tiles_onto_the_rectified_table(faces) -> None:
+    spec = _lonely_tile_spec("9p", 0)
+    corners = np.float32([[700, 200], [1300, 230], [1280, 850], [690, 820]])
+    frame = render_frame(spec, faces, np.random.default_rng(1), arms=0, corners=corners)
+    square = np.float32([[0, 0], [TABLE_PX, 0], [TABLE_PX, TABLE_PX], [0, TABLE_PX]])
+    homography = cv2.getPerspectiveTransform(frame.table_corners.astype(np.float32), square)
+    ((label, box),) = canvas_labels(frame, homography, min_visible=0.5)
+    assert label.spot.name == "9p"
+    x1, y1, x2, y2 = box
+    cx, cy = label.spot.centre
+    assert abs((x1 + x2) / 2 / TABLE_PX - cx) < 0.01 and abs((y1 + y2) / 2 / TABLE_PX - cy) < 0.01
+    assert canvas_labels(frame, homography, min_visible=1.01) == []  # none that visible
