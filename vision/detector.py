@@ -183,11 +183,11 @@ class Detector:
             return out
         crops = np.stack([crop_tile(canvas, box) for box in faces])
         probs = self._classify(faces, crops, memory)
-        if table and self.reread_unsure:
-            probs = reread_unsure_faces(
-                canvas, faces, probs, self.read_crops, self.second_look_below
-            )
         if table:
+            if self.reread_unsure:
+                probs = reread_unsure_faces(
+                    canvas, faces, probs, self.read_crops, self.second_look_below
+                )
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
