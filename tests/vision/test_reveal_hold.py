@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.mcr.shapes import mcr_is_win
+from engine.scoring.decompose import SetKind, TileSet
 from engine.tiles import RelativeSeat, Tile
 from vision.hand_row import MeldObservation
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river, no_winning_shape
@@ -77,3 +81,26 @@ def test_a_hand_misread_for_a_moment_is_published_once_read_right() -> None:
     shown = [hold.apply(before, misread, None).seats[1].revealed for _ in range(2)]
     shown.append(hold.apply(before, right, None).seats[1].revealed)
     assert shown == [(), (), right.seats[1].revealed]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_shape_check_depends_only_on_how_many_sets_lie_beside_the_hand(
+    data: st.DataObject,
+) -> None:
+    """no_winning_shape passes placeholder kongs for the seat's sets (a kong laid face down has
+    no known kind); that is right only while mcr_is_win reads their number, not their tiles."""
+    kinds = st.sampled_from([SetKind.CHOW, SetKind.PUNG, SetKind.KONG])
+    sets = data.draw(st.lists(st.tuples(kinds, st.integers(0, 26)), max_size=4))
+    size = 14 - 3 * len(sets)
+    # hands near a win: pairs and runs of a few kinds, so many of them are wins
+    hand = data.draw(st.lists(st.integers(0, 33), min_size=size, max_size=size))
+    hand = sorted(hand[: size // 2] * 2 + hand[size // 2 :])[:size]
+    counts = [0] * 34
+    for index in hand:
+        counts[index] += 1
+    if max(counts) > 4:
+        return
+    real = [TileSet(kind, (first // 9) * 9 + min(first % 9, 6)) for kind, first in sets]
+    placeholders = [TileSet(SetKind.KONG, 0, declared=True)] * len(real)
+    assert mcr_is_win(tuple(counts), real) == mcr_is_win(tuple(counts), placeholders)
