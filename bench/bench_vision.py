@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--second-look-below", type=float, default=None, help="0: off")
     parser.add_argument("--back-confidence", type=float, default=None)
+    parser.add_argument("--no-expert", action="store_true", help="no second-opinion classifier")
     args = parser.parse_args()
 
     from models.camera import render_frame
@@ -56,6 +57,8 @@ def main() -> None:
         other(video[0].image)  # warm-up
     options = {"second_look_below": args.second_look_below, "back_confidence": args.back_confidence}
     chosen = {k: v for k, v in options.items() if v is not None}  # the rest: Detector's defaults
+    if args.no_expert:
+        chosen["use_expert"] = False
     print(f"a busy table: {len(video[0].labels)} tiles in view ({tiles} faces)")
     if other is not None:
         _time_theirs_alone(other, [shot.image for shot in video])

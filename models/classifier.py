@@ -22,39 +22,44 @@ def build_network(  # type: ignore[no-untyped-def]
     outputs: int = CLASSES_OUT,
     crop: tuple[int, int] = (CROP_H, CROP_W),
     final_pool: int = 1,
+    *,
+    stage_convs: tuple[int, int, int] = (1, 2, 2),
+    hidden: int = 192,
 ):
-    """TileNet: three conv stages (``width``, 2x, 4x channels) and a small dense head, for
-    ``crop`` (height, width) inputs and ``outputs`` classes; ``final_pool`` > 1 max-pools the
-    last stage that much more (a smaller head for larger crops)."""
+    """TileNet: three conv stages (``width``, 2x, 4x channels; ``stage_convs`` 3x3 convolutions
+    each), each max-pooled 2x2, and a dense head of ``hidden`` units, for ``crop`` (height,
+    width) inputs and ``outputs`` classes; ``final_pool`` > 1 max-pools the last stage that
+    much more (a smaller head for larger crops)."""
     import torch
     from torch import nn
 
-    w1, w2, w3 = width, 2 * width, 4 * width
+    def stage(cin: int, cout: int, convs: int) -> list[nn.Module]:
+        layers: list[nn.Module] = []
+        for c in (cin, *[cout] * (convs - 1)):
+            layers += [nn.Conv2d(c, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout)]
+            layers.append(nn.ReLU())
+        return [*layers, nn.MaxPool2d(2)]
 
-    def block(cin: int, cout: int) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+    channels = (3, width, 2 * width, 4 * width)
 
     class TileNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, w1),
-                nn.MaxPool2d(2),
-                *block(w1, w2),
-                *block(w2, w2),
-                nn.MaxPool2d(2),
-                *block(w2, w3),
-                *block(w3, w3),
-                nn.MaxPool2d(2),
+                *[
+                    layer
+                    for i, convs in enumerate(stage_convs)
+                    for layer in stage(channels[i], channels[i + 1], convs)
+                ],
                 *([nn.MaxPool2d(final_pool)] if final_pool > 1 else []),
             )
             cells = (crop[0] // (8 * final_pool)) * (crop[1] // (8 * final_pool))
             self.head = nn.Sequential(
                 nn.Flatten(),
                 nn.Dropout(0.3),
-                nn.Linear(w3 * cells, 192),
+                nn.Linear(channels[3] * cells, hidden),
                 nn.ReLU(),
-                nn.Linear(192, outputs),
+                nn.Linear(hidden, outputs),
             )
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:

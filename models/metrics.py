@@ -122,6 +122,26 @@ def confusion(
     return matrix
 
 
+@dataclass(frozen=True)
+class ReadingErrors:
+    map50: float
+    errors: int  # true tiles missed or read as another kind at the confidence
+    false: int  # detections matching no true tile
+    under: list[tuple[str, float]]  # classes with recall under 0.98, by name
+
+
+def reading_errors(
+    samples: list[Sample], names: list[str], min_score: float = 0.3
+) -> ReadingErrors:
+    """The figures the tuning benchmarks compare settings by."""
+    map50, _, _ = map_scores(samples, names)
+    matrix = confusion(samples, names, min_score=min_score)
+    errors = int(matrix[:-1].sum() - np.trace(matrix[:-1, :-1]))
+    recall = {n: matrix[i, i] / matrix[i].sum() for i, n in enumerate(names) if matrix[i].sum()}
+    under = [(n, float(v)) for n, v in sorted(recall.items()) if v < 0.98]
+    return ReadingErrors(map50, errors, int(matrix[-1].sum()), under)
+
+
 def confusion_png(matrix: np.ndarray, names: list[str], path: str, cell: int = 18) -> None:
     """Row-normalised confusion matrix as a heat map with labels."""
     labels = [*names, "none/missed"]

@@ -1,17 +1,18 @@
-"""One command that renders the data and trains both networks, then exports them to ONNX.
+"""One command that renders the data and trains the three networks (the box detector, the tile
+classifier and its second opinion, models/expert.py), then exports them to ONNX.
 
 From scratch on a CPU (about 3 h on two cores; the committed weights were made in stages from
 the previous ones, exactly as models/weights/RECIPE.md lists)::
 
     python -m models.train --out runs/vision --images 1500 --val-images 60 \
-        --detector-hours 2 --classifier-epochs 9 --classifier-crops 60000
+        --detector-hours 2 --classifier-epochs 9 --classifier-crops 60000 --expert-epochs 6
 
 A ``.pt`` passed as ``--model`` continues training from it; ``python -m models.onnx_checkpoint``
 turns the committed ONNX back into such a checkpoint.
 
 GPU: ``models/train_gpu.sh`` (``models.train_gpu``) renders on every core against a deadline,
 then trains both networks on the GPU at once, within minutes.
-Stages can be run alone with ``--stage data|detector|classifier|export``.
+Stages can be run alone with ``--stage data|detector|classifier|expert|export``.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def main() -> None:
     parser.add_argument("--classifier-epochs", type=int, default=12)
     parser.add_argument("--flower-boost", type=int, default=3, help="repeat flower crops")
     parser.add_argument("--classifier-width", type=int, default=24, help="TileNet's first width")
+    parser.add_argument("--expert-epochs", type=int, default=6, help="0: no second opinion")
     parser.add_argument("--photo-copies", type=int, default=48, help="augmented copies per photo")
     parser.add_argument(
         "--classifier-crops", type=int, default=None, help="use at most this many rendered crops"
@@ -143,7 +145,9 @@ def main() -> None:
         help="datasets folder with camerash-tiles (training only; optional)",
     )
     parser.add_argument(
-        "--stage", choices=["all", "data", "detector", "classifier", "export"], default="all"
+        "--stage",
+        choices=["all", "data", "detector", "classifier", "expert", "export"],
+        default="all",
     )
     args = parser.parse_args()
     shared = args.shared if args.shared.is_dir() else None
@@ -175,10 +179,19 @@ def main() -> None:
         )
     if args.stage in ("all", "detector", "export"):
         export_detector(args.out / args.run_name / "weights" / "best.pt")
-    if args.stage != "data":  # the runtime's int8 classifier, from the new float one and boxes
+    if args.stage in ("all", "expert") and args.expert_epochs:
+        from models.expert import train_expert
+
+        expert = WEIGHTS / "expert.onnx"
+        train_expert(args.out, ("train",), "val", expert, epochs=args.expert_epochs, shared=shared)
+        write_checksum(expert)
+    if args.stage != "data":  # the runtime's int8 networks, from the new float ones and boxes
         from models.quantize import quantize_classifier
 
         write_checksum(quantize_classifier())
+        if args.stage in ("all", "expert") and args.expert_epochs:
+            int8 = quantize_classifier(WEIGHTS / "expert.onnx", WEIGHTS / "expert-int8.onnx")
+            write_checksum(int8)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,11 @@ class DetectorConfig(_Model):
     )
     model: Path | None = Field(None, description="Weights file; None uses the packaged model.")
     confidence: float = Field(0.5, gt=0, lt=1, description="Minimum detection confidence.")
+    expert: bool = Field(
+        True,
+        description="Read the crops the tile classifier is unsure of (blurred, dim) with the "
+        "packaged second-opinion classifier too; a few crops a frame.",
+    )
     stable_frames: int = Field(
         3, ge=1, le=60, description="Frames a tile must be seen unchanged before it counts."
     )

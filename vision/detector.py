@@ -42,6 +42,7 @@ from vision.square_boxes import reread_unsure_faces, settle_square_boxes
 from vision.zones import seat_of
 
 CANVAS_TILE_W = TILE_W * CANVAS  # a tile's width on the canvas, as trained
+EXPERT_NAME = "expert-int8.onnx"  # the second-opinion classifier the runtime loads
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,20 @@ class Detector:
         *,
         closeup: CloseupReader | None = None,
         reread_unsure: bool = True,
+        expert: OnnxClassifier | None = None,
+        use_expert: bool = True,
+        expert_below: float = 0.9,
+        expert_weight: float = 0.5,
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
         ``second_look_below``: see :meth:`read_crops` (0 turns it off). ``closeup``: the
         reader of large flowers in images read without a calibration (vision.closeup); by
         default the committed one, loaded when first needed. ``reread_unsure``: read unsure
-        faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks)."""
+        faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks).
+        ``expert``: the second-opinion classifier (models/expert.py; the committed one unless
+        ``use_expert`` is False) read on crops whose best kind still scores under
+        ``expert_below``, its probabilities mixed in with ``expert_weight`` (a weighted mean)."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
@@ -99,6 +107,11 @@ class Detector:
         self.second_look_below = second_look_below
         self._closeup = closeup
         self.reread_unsure = reread_unsure
+        if expert is None and use_expert:
+            expert = OnnxClassifier(WEIGHTS / EXPERT_NAME)
+        self.expert = expert if use_expert else None
+        self.expert_below = expert_below
+        self.expert_weight = expert_weight
 
     @property
     def closeup(self) -> CloseupReader:
@@ -152,6 +165,12 @@ class Detector:
         if len(unsure):
             turned = np.ascontiguousarray(crops[unsure, ::-1, ::-1])
             probs[unsure] = (probs[unsure] + turned_half(self.classifier.classify(turned))) / 2
+        if self.expert is not None:
+            doubt = np.flatnonzero(kind_probabilities(probs).max(axis=1) < self.expert_below)
+            if len(doubt):
+                second = self.expert.classify(np.ascontiguousarray(crops[doubt]))
+                weight = self.expert_weight
+                probs[doubt] = (1 - weight) * probs[doubt] + weight * second
         return probs
 
     def _read_canvas(

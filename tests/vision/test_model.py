@@ -21,7 +21,15 @@ MIN_ORIENTATION_ACCURACY = 0.92
 
 
 @pytest.mark.parametrize(
-    "name", ["detector.onnx", "classifier.onnx", "classifier-int8.onnx", "closeup.onnx"]
+    "name",
+    [
+        "detector.onnx",
+        "classifier.onnx",
+        "classifier-int8.onnx",
+        "closeup.onnx",
+        "expert.onnx",
+        "expert-int8.onnx",
+    ],
 )
 def test_weights_match_their_checksums(name: str) -> None:
     path = WEIGHTS / name
@@ -155,6 +163,6 @@ def test_a_crop_turned_half_round_reads_the_same_once_its_outputs_are_swapped(fa
     straight = classifier.classify(crops).argmax(axis=1)
     turned = turned_half(classifier.classify(np.ascontiguousarray(crops[:, ::-1, ::-1])))
     assert float(np.mean(turned.argmax(axis=1) == straight)) >= 0.9
-    plain = Detector(second_look_below=0.0).read_crops(crops)
-    second = Detector(second_look_below=1.01).read_crops(crops)
+    plain = Detector(second_look_below=0.0, use_expert=False).read_crops(crops)
+    second = Detector(second_look_below=1.01, use_expert=False).read_crops(crops)
     assert np.allclose(second, (plain + turned) / 2, atol=1e-5)

@@ -29,6 +29,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--weights", type=Path, help="detector weights (.onnx, or .pt for ultralytics)"
     )
+    parser.add_argument(
+        "--no-expert",
+        action="store_true",
+        help="do not read unsure crops again with the second-opinion classifier",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -47,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
             boxes = UltralyticsBoxes(args.weights)
         else:
             boxes = OnnxBoxes(args.weights) if args.weights else OnnxBoxes()
-        detector = Detector(boxes=boxes, tile_px=args.tile_px)
+        detector = Detector(boxes=boxes, tile_px=args.tile_px, use_expert=not args.no_expert)
     except (CalibrationError, DetectorError) as exc:
         raise CliError(str(exc)) from exc
     except ImportError as exc:
