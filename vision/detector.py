@@ -88,7 +88,7 @@ class Detector:
         reread_unsure: bool = True,
         expert: OnnxClassifier | None = None,
         use_expert: bool = True,
-        expert_below: float = 0.9,
+        expert_below: float = 0.5,
         expert_weight: float = 0.5,
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
