@@ -81,19 +81,32 @@ def test_camera_worker_reads_frames_and_is_supervised(
         supervisor.add(name, work, on_status=lambda status, n=name: service.set_link(n, status))
     service.start()
     feed.new_hand(())
-    supervisor.start()
+
+    def states() -> list[dict]:
+        return [json.loads(m.payload) for m in probe.on("/state")]
+
+    def camera_links() -> list[str]:
+        return [state.get("links", {}).get("camera", "") for state in states()]
+
     try:
         with Probe(broker.url, "cam-probe") as probe:
+            # Subscribe and see the service's first state before any camera runs: a snapshot
+            # is retained (latest only), so changes made before the link is up are not seen.
             probe.subscribe("tilesight/v1/cup/T09/state")
+            wait_until(lambda: bool(states()), 30, "the service's first state")
+            supervisor.start()
             wait_until(lambda: supervisor.restarts("camera") >= 2, 60, "two reopened streams")
-            states = [json.loads(m.payload) for m in probe.on("/state")]
+            wait_until(
+                lambda: {"online", "offline"} <= set(camera_links()), 30, "online and offline"
+            )
+            seen = states()
     finally:
         supervisor.stop()
         service.stop()
     assert feed.frames >= 8  # every frame of the file, read twice
-    links = [state["links"]["camera"] for state in states]
+    links = [state["links"].get("camera") for state in seen]
     assert "online" in links and "offline" in links, links
-    details = [state["link_detail"].get("camera", "") for state in states]
+    details = [state["link_detail"].get("camera", "") for state in seen]
     assert any("the stream ended" in detail for detail in details), details
     hand = service.engine.snapshot()["hand"]
     assert hand is not None and all(s["concealed_count"] == 13 for s in hand["seats"][1:])
