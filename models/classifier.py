@@ -69,7 +69,8 @@ def build_network(  # type: ignore[no-untyped-def]
 
 
 def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
-    """TileNet with the weights of an exported classifier. Export folds each batch norm into
+    """TileNet with the weights of an exported classifier (or expert: the stages' convolutions
+    and the head's size are read from the graph). Export folds each batch norm into
     its convolution, so each norm here becomes the identity plus that bias: the same function
     in eval mode; fine-tune it with ``frozen_norm`` (train mode would use batch statistics)."""
     import onnx
@@ -80,7 +81,14 @@ def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
     graph = onnx.load(str(path)).graph
     weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in graph.initializer}
     nodes = [n for n in graph.node if n.op_type == "Conv"]
-    net = build_network(width=int(weights[nodes[0].input[1]].shape[0]))  # the first conv's width
+    widths = [int(weights[n.input[1]].shape[0]) for n in nodes]
+    width = widths[0]  # the first conv's width; each stage doubles it
+    stage_convs = tuple(widths.count(width * 2**stage) for stage in range(3))
+    net = build_network(
+        width=width,
+        stage_convs=stage_convs,  # type: ignore[arg-type]
+        hidden=int(weights["net.head.2.weight"].shape[0]),
+    )
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
     with torch.no_grad():

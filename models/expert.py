@@ -24,9 +24,11 @@ import numpy as np
 from models.classifier import (
     _accuracy,
     _augment,
+    _train_mode,
     _training_crops,
     build_network,
     export_classifier,
+    network_from_onnx,
     one_cycle,
 )
 from vision.crops import CLASSES_OUT
@@ -65,7 +67,8 @@ def train_expert(
     seconds: float | None = None,
     init: Path | None = None,
 ) -> float:
-    """Train from scratch (or on from the state dict ``init``) on ``out/data/<set>/crops.npz``
+    """Train from scratch (or on from ``init``: a state dict, or an exported .onnx whose folded
+    norms then stay frozen) on ``out/data/<set>/crops.npz``
     and the training photos under ``shared``; export ``target`` after every epoch; returns the
     ``val_set`` crop accuracy. With ``seconds`` the run lasts that long, its learning rate
     following the clock."""
@@ -88,9 +91,13 @@ def train_expert(
     val = np.load(out / "data" / val_set / "crops.npz")
     vx = torch.from_numpy(val["x"]).permute(0, 3, 1, 2).contiguous()
     vy = torch.from_numpy(val["y"])
-    net = build_expert(width)
-    if init is not None:
-        net.load_state_dict(torch.load(init))
+    frozen_norm = init is not None and init.suffix == ".onnx"
+    if frozen_norm:  # an export: its norms are folded, so they stay as loaded (eval mode)
+        net = network_from_onnx(init)
+    else:
+        net = build_expert(width)
+        if init is not None:
+            net.load_state_dict(torch.load(init))
     net = net.to(memory_format=torch.channels_last)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=5e-4)
     total = epochs * ((len(x) + batch - 1) // batch)
@@ -108,7 +115,7 @@ def train_expert(
     accuracy, epoch = 0.0, 0
     while (seconds is not None or epoch < epochs) and progress(schedule.last_epoch) < 1:
         epoch += 1
-        net.train()
+        _train_mode(net, frozen_norm)
         order = torch.randperm(len(x), generator=generator)
         for begin in range(0, len(x), batch):
             index = order[begin : begin + batch]
@@ -146,7 +153,12 @@ def main() -> None:
     parser.add_argument("--max-lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--shared", type=Path, default=None)
-    parser.add_argument("--init", type=Path, default=None, help="a state dict (.pt) to go on from")
+    parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="a state dict (.pt) or an export (.onnx) to go on from",
+    )
     args = parser.parse_args()
     import torch
 

@@ -94,3 +94,18 @@ def test_an_expert_trained_for_a_time_budget_exports_and_goes_on(tmp_path) -> No
     again = tmp_path / "again.onnx"
     train_expert(tmp_path, ("train",), "val", again, seconds=0.5, width=8, init=state)
     assert (tmp_path / "again.pt").exists()
+
+
+def test_the_committed_expert_loads_back_from_its_onnx_for_fine_tuning(rivers) -> None:
+    torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
+    from models.classifier import _train_mode, network_from_onnx
+
+    crops, _ = rivers
+    net = network_from_onnx(WEIGHTS / "expert.onnx").eval()
+    exported = OnnxClassifier(WEIGHTS / "expert.onnx").classify(crops)
+    batch = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        np.testing.assert_allclose(torch.softmax(net(batch), 1).numpy(), exported, atol=1e-4)
+        _train_mode(net, frozen_norm=True)
+        net.head[1].p = 0.0  # dropout off, to compare: the folded norms stay as loaded
+        np.testing.assert_allclose(torch.softmax(net(batch), 1).numpy(), exported, atol=1e-4)
