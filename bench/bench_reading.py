@@ -7,10 +7,12 @@ tile-sized second reading of unsure faces (vision.square_boxes.reread_unsure_fac
 Seeds 9000, 9100 and 5000 are tuning seeds (used for neither training nor the report); the
 report's held-out seeds are 1000 and 3000. Frames are rendered and rectified as in
 ``models.evaluate.rendered_scenes``; an error is a true tile not read as its kind at confidence
-0.3 or more (missed, or read as another kind). Settings: ``noreread`` (neither the expert nor
-the tile-sized second reading), ``none`` (no expert), ``default`` (the Detector's defaults) or
-``BELOW:WEIGHT`` (the expert reads crops whose best kind scores under BELOW; its probabilities
-count WEIGHT in a weighted mean).
+0.3 or more, split three ways: "unboxed" (no detection over it at any confidence: the
+detector's misses), "faint" (boxed, but only under 0.3: the detector's score times the
+reader's probability) and "wrong" (read as another kind at 0.3 or more). Settings:
+``noreread`` (neither the expert nor the tile-sized second reading), ``none`` (no expert),
+``default`` (the Detector's defaults) or ``BELOW:WEIGHT`` (the expert reads crops whose best
+kind scores under BELOW; its probabilities count WEIGHT in a weighted mean).
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def main() -> None:
             read = reading_errors(sample, names)
             under = ", ".join(f"{n} {v:.3f}" for n, v in read.under)
             print(
-                f"seed {seed} {key:>15}: mAP50 {read.map50:.4f}, errors {read.errors}, "
+                f"seed {seed} {key:>15}: mAP50 {read.map50:.4f}, errors {read.errors} "
+                f"({read.unboxed} unboxed, {read.faint} faint, "
+                f"{read.errors - read.unboxed - read.faint} wrong), "
                 f"false {read.false}, {1000 * seconds[key] / args.frames:.0f} ms a table; "
                 f"under 0.98: {under or 'none'}",
                 flush=True,

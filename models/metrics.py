@@ -128,6 +128,8 @@ class ReadingErrors:
     errors: int  # true tiles missed or read as another kind at the confidence
     false: int  # detections matching no true tile
     under: list[tuple[str, float]]  # classes with recall under 0.98, by name
+    unboxed: int = 0  # of ``errors``, true tiles no detection matched at any confidence
+    faint: int = 0  # of ``errors``, true tiles matched only by detections under the confidence
 
 
 def reading_errors(
@@ -139,7 +141,9 @@ def reading_errors(
     errors = int(matrix[:-1].sum() - np.trace(matrix[:-1, :-1]))
     recall = {n: matrix[i, i] / matrix[i].sum() for i, n in enumerate(names) if matrix[i].sum()}
     under = [(n, float(v)) for n, v in sorted(recall.items()) if v < 0.98]
-    return ReadingErrors(map50, errors, int(matrix[-1].sum()), under)
+    unboxed = int(confusion(samples, names, min_score=0.0)[:-1, -1].sum())
+    faint = int(matrix[:-1, -1].sum()) - unboxed
+    return ReadingErrors(map50, errors, int(matrix[-1].sum()), under, unboxed, faint)
 
 
 def confusion_png(matrix: np.ndarray, names: list[str], path: str, cell: int = 18) -> None:
