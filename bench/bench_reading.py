@@ -83,7 +83,7 @@ def main() -> None:
             print(
                 f"seed {seed} {key:>15}: mAP50 {read.map50:.4f}, errors {read.errors} "
                 f"({read.unboxed} unboxed, {read.faint} faint, "
-                f"{read.errors - read.unboxed - read.faint} wrong), "
+                f"{read.wrong} wrong), "
                 f"false {read.false}, {1000 * seconds[key] / args.frames:.0f} ms a table; "
                 f"under 0.98: {under or 'none'}",
                 flush=True,

@@ -131,6 +131,11 @@ class ReadingErrors:
     unboxed: int = 0  # of ``errors``, true tiles no detection matched at any confidence
     faint: int = 0  # of ``errors``, true tiles matched only by detections under the confidence
 
+    @property
+    def wrong(self) -> int:
+        """Of ``errors``, true tiles read as another kind at the confidence."""
+        return self.errors - self.unboxed - self.faint
+
 
 def reading_errors(
     samples: list[Sample], names: list[str], min_score: float = 0.3

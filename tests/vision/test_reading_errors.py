@@ -16,6 +16,7 @@ def test_unboxed_tiles_are_counted_apart_from_misread_ones() -> None:
     ]
     read = reading_errors([Sample(truth, predicted)], NAMES)
     assert (read.errors, read.unboxed, read.faint, read.false) == (2, 1, 0, 1)  # 3m: no box
+    assert read.wrong == 1
     assert dict(read.under) == {"2m": 0.0, "3m": 0.0}
     unsure = [*predicted, ("3m", (40, 0, 50, 14), 0.2)]  # boxed, under the confidence
     read = reading_errors([Sample(truth, unsure)], NAMES)
