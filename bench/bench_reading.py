@@ -11,8 +11,10 @@ report's held-out seeds are 1000 and 3000. Frames are rendered and rectified as 
 detector's misses), "faint" (boxed, but only under 0.3: the detector's score times the
 reader's probability) and "wrong" (read as another kind at 0.3 or more). Settings:
 ``noreread`` (neither the expert nor the tile-sized second reading), ``none`` (no expert),
-``default`` (the Detector's defaults) or ``BELOW:WEIGHT`` (the expert reads crops whose best
-kind scores under BELOW; its probabilities count WEIGHT in a weighted mean).
+``default`` (the Detector's defaults) or ``BELOW:WEIGHT[:POWER]`` (the expert reads crops
+whose best kind scores under BELOW; its probabilities count WEIGHT in a weighted mean; a face's
+confidence is the box score times the reader's probability to the POWER, 1 by default).
+"false" counts detections matching no true tile; "faces" those of them read as a face.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ def detector_for(setting: str, expert_path: Path) -> Any:
         return Detector(use_expert=False)
     if setting == "default":
         return Detector()
-    below, weight = setting.split(":")
+    below, weight, *power = setting.split(":")
     return Detector(
-        expert=OnnxClassifier(expert_path), expert_below=float(below), expert_weight=float(weight)
+        expert=OnnxClassifier(expert_path),
+        expert_below=float(below),
+        expert_weight=float(weight),
+        reader_power=float(power[0]) if power else 1.0,
     )
 
 
@@ -84,7 +89,8 @@ def main() -> None:
                 f"seed {seed} {key:>15}: mAP50 {read.map50:.4f}, errors {read.errors} "
                 f"({read.unboxed} unboxed, {read.faint} faint, "
                 f"{read.wrong} wrong), "
-                f"false {read.false}, {1000 * seconds[key] / args.frames:.0f} ms a table; "
+                f"false {read.false} ({read.false_faces} faces), "
+                f"{1000 * seconds[key] / args.frames:.0f} ms a table; "
                 f"under 0.98: {under or 'none'}",
                 flush=True,
             )

@@ -130,6 +130,7 @@ class ReadingErrors:
     under: list[tuple[str, float]]  # classes with recall under 0.98, by name
     unboxed: int = 0  # of ``errors``, true tiles no detection matched at any confidence
     faint: int = 0  # of ``errors``, true tiles matched only by detections under the confidence
+    false_faces: int = 0  # of ``false``, those read as a face (a tile that is not there)
 
     @property
     def wrong(self) -> int:
@@ -148,7 +149,9 @@ def reading_errors(
     under = [(n, float(v)) for n, v in sorted(recall.items()) if v < 0.98]
     unboxed = int(confusion(samples, names, min_score=0.0)[:-1, -1].sum())
     faint = int(matrix[:-1, -1].sum()) - unboxed
-    return ReadingErrors(map50, errors, int(matrix[-1].sum()), under, unboxed, faint)
+    false = int(matrix[-1].sum())
+    false_faces = false - int(matrix[-1, names.index("back")]) if "back" in names else false
+    return ReadingErrors(map50, errors, false, under, unboxed, faint, false_faces)
 
 
 def confusion_png(matrix: np.ndarray, names: list[str], path: str, cell: int = 18) -> None:

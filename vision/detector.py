@@ -90,6 +90,7 @@ class Detector:
         use_expert: bool = True,
         expert_below: float = 0.5,
         expert_weight: float = 0.5,
+        reader_power: float = 1.0,
     ) -> None:
         """``back_confidence``: a "back" box scoring at least this skips the classifier (a
         face-up tile called "back" by the detector scores 0.46-0.9; walls mostly 0.8-0.95).
@@ -99,7 +100,9 @@ class Detector:
         faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks).
         ``expert``: the second-opinion classifier (models/expert.py; the committed one unless
         ``use_expert`` is False) read on crops whose best kind still scores under
-        ``expert_below``, its probabilities mixed in with ``expert_weight`` (a weighted mean)."""
+        ``expert_below``, its probabilities mixed in with ``expert_weight`` (a weighted mean).
+        ``reader_power``: a face's confidence is the box score times the reader's probability
+        raised to this (1, a plain product, was kept: see docs/benchmarks.md)."""
         self.boxes = boxes or OnnxBoxes()
         self.classifier = classifier or OnnxClassifier()
         self.tile_px = tile_px
@@ -112,6 +115,7 @@ class Detector:
         self.expert = expert if use_expert else None
         self.expert_below = expert_below
         self.expert_weight = expert_weight
+        self.reader_power = reader_power
 
     @property
     def closeup(self) -> CloseupReader:
@@ -213,7 +217,7 @@ class Detector:
             name, orientation = decode(int(row.argmax()), box)
             if table and name != "back":
                 orientation = _seat_orientation(row, box, orientation)
-            confidence = float(score) * float(kind_row.max())
+            confidence = float(score) * float(kind_row.max()) ** self.reader_power
             found = Detection(name, _box(box), confidence, orientation)
             if source is not None and name.endswith("f"):
                 found = self._closeup_in_window(found, source, float(score))
