@@ -25,17 +25,20 @@ from pathlib import Path
 from typing import Any
 
 
-def detector_for(setting: str, expert_path: Path) -> Any:
+def detector_for(setting: str, expert_path: Path, boxes_path: Path) -> Any:
+    from vision.boxes import OnnxBoxes
     from vision.detector import Detector, OnnxClassifier
 
+    boxes = OnnxBoxes(boxes_path)
     if setting == "noreread":
-        return Detector(use_expert=False, reread_unsure=False)
+        return Detector(boxes, use_expert=False, reread_unsure=False)
     if setting == "none":
-        return Detector(use_expert=False)
+        return Detector(boxes, use_expert=False)
     if setting == "default":
-        return Detector()
+        return Detector(boxes)
     below, weight, *power = setting.split(":")
     return Detector(
+        boxes,
         expert=OnnxClassifier(expert_path),
         expert_below=float(below),
         expert_weight=float(weight),
@@ -59,9 +62,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[9100, 9000])
     parser.add_argument("--frames", type=int, default=48)
     parser.add_argument("--expert", type=Path, default=WEIGHTS / EXPERT_NAME)
+    parser.add_argument("--detector", type=Path, default=WEIGHTS / "detector.onnx")
     parser.add_argument("--settings", nargs="+", default=["noreread", "none", "default"])
     args = parser.parse_args()
-    detectors = {setting: detector_for(setting, args.expert) for setting in args.settings}
+    detectors = {
+        setting: detector_for(setting, args.expert, args.detector) for setting in args.settings
+    }
     faces = {name: [image] for name, image in load_faces().items()}
     names = class_names()
     for seed in args.seeds:
