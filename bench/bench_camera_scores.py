@@ -2,9 +2,11 @@
 same as the truth, and how fast the reader, bridge and engine get there.
 
     PYTHONPATH=. .venv/bin/python bench/bench_camera_scores.py --seeds 2 160
+    PYTHONPATH=. .venv/bin/python bench/bench_camera_scores.py --seeds 2 160 --procedure national
 
-Seeds ``--seeds A B`` (A up to B, exclusive), ``--hands`` simulated hands each (procedure
-wsom, Zung Jung scoring), laid out tile by tile where they lie (no model: the detector's share
+Seeds ``--seeds A B`` (A up to B, exclusive), ``--hands`` simulated hands each (``--procedure``
+wsom, Zung Jung scoring; or national: 144 tiles with flowers, MCR scoring, a self-drawn
+winning tile laid apart), laid out tile by tile where they lie (no model: the detector's share
 is measured by ``python -m models.evaluate``, part 3c), ``--frames`` frames per visible change,
 each winner's hand laid face up. A hand counts when the camera-only table names the same
 winner, the same self-drawn or discarder, fans, total and payments, and raises no alert.
@@ -23,11 +25,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs=2, default=(2, 22))
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--frames", type=int, default=4)
+    parser.add_argument("--procedure", default="wsom")
     args = parser.parse_args()
     started = time.monotonic()
     same = total = alerts = 0
     for seed in range(*args.seeds):
-        for hand in exact_scored_hands(seed, args.hands, args.frames):
+        for hand in exact_scored_hands(seed, args.hands, args.frames, args.procedure):
             total += 1
             same += hand.same and not hand.alerts
             alerts += len(hand.alerts)

@@ -12,11 +12,13 @@ a false alert (the simulator plays only legal hands).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.events import to_dict
 from engine.notation import parse_hand
+from engine.procedures import find_procedure
 from engine.table import Table
+from engine.tiles import Wind
 from tilesight.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
@@ -59,11 +61,16 @@ def revealed_tiles(win: Event) -> list[str]:
     return [*(str(t) for t in hand.concealed), str(win["win_tile"])]
 
 
-def laid_down(win: Event) -> tuple[int, list[str], int | None]:
-    """(winner, tiles laid face up, the seat whose river loses the discard won on, if any)."""
+def laid_down(
+    win: Event, self_drawn_apart: bool = False
+) -> tuple[int, list[str], int | None, str | None]:
+    """(winner, tiles laid face up, the seat whose river loses the discard won on, if any, the
+    winning tile laid apart, if any: a self-drawn one when ``self_drawn_apart``, as national
+    rules ask: 单摆)."""
     discarder = win.get("discarder")
     taken = int(str(discarder)) if discarder is not None and not win.get("robbing_kong") else None
-    return int(str(win["seat"])), revealed_tiles(win), taken
+    apart = str(win["win_tile"]) if self_drawn_apart and win.get("self_drawn") else None
+    return int(str(win["seat"])), revealed_tiles(win), taken, apart
 
 
 def win_summary(events: Iterable[Event]) -> dict[str, object] | None:
@@ -88,12 +95,18 @@ def win_summary(events: Iterable[Event]) -> dict[str, object] | None:
     }
 
 
-def camera_table(rules: str, dealer: int, reader_events: Iterable[Event]) -> tuple[Table, list]:
-    """The reader's events of one hand through the bridge into a fresh camera-only table."""
+def camera_table(
+    rules: str, dealer: int, reader_events: Iterable[Event], prevalent: Wind | None = None
+) -> tuple[Table, list]:
+    """The reader's events of one hand through the bridge into a fresh camera-only table;
+    ``prevalent``: the round's wind (a service's table keeps it from hand to hand)."""
     table = Table("log", rules=rules)
     bridge = ActionBridge()
     out = []
-    for action in bridge.start(dealer=dealer):
+    start, *deals = bridge.start(dealer=dealer)
+    if prevalent is not None:
+        start = replace(start, prevalent_wind=prevalent)
+    for action in (start, *deals):
         out += table.apply(action)
     for event in reader_events:
         for action in bridge.actions(event):
@@ -104,21 +117,38 @@ def camera_table(rules: str, dealer: int, reader_events: Iterable[Event]) -> tup
 def score_hand(
     number: int, rules: str, dealer: int, truth_events: Iterable[Event], reader_events: list
 ) -> ScoredHand:
-    table, events = camera_table(rules, dealer, reader_events)
+    truth_events = list(truth_events)
+    started = next((e for e in truth_events if e["type"] == "hand_started"), None)
+    prevalent = Wind(int(str(started["prevalent_wind"]))) if started is not None else None
+    table, events = camera_table(rules, dealer, reader_events, prevalent)
     alerts = [f"{v.kind.value} (seat {v.seat}): {v.detail}" for v in table.violations]
     return ScoredHand(number, win_summary(truth_events), win_summary(events), alerts)
 
 
-def exact_scored_hands(seed: int, hands: int, frames: int = 4) -> list[ScoredHand]:
+SELF_DRAWN_APART = frozenset({"national"})  # procedures whose rules ask for 单摆 on a self-draw
+
+
+def truth_table(procedure: str) -> tuple[Table, str, bool]:
+    """The truth's table for ``procedure`` (its own rules, else MCR), the rules' name, and
+    whether a self-drawn winning tile is laid apart (national rules: 单摆; WSOM asks it only
+    of Nine Gates, and its Zung Jung scoring does not depend on the winning tile)."""
+    own_rules = find_procedure(procedure).default_rules is not None
+    table = Table(procedure) if own_rules else Table(procedure, rules="mcr")
+    rules = table.rules.name if table.rules is not None else "mcr"
+    return table, rules, procedure in SELF_DRAWN_APART
+
+
+def exact_scored_hands(
+    seed: int, hands: int, frames: int = 4, procedure: str = "wsom"
+) -> list[ScoredHand]:
     """The simulator's hands laid out as exact detections (every tile where it lies, no model),
     ``frames`` frames per visible change, read, bridged and scored: the reader's, the bridge's
     and the engine's share of camera scoring, apart from what the detector sees."""
     from tilesight.pipeline import demo_hands
 
-    truth = Table("wsom")
-    rules = truth.rules.name if truth.rules is not None else "mcr"
+    truth, rules, apart = truth_table(procedure)
     out = []
-    for hand in demo_hands("wsom", seed, hands):
+    for hand in demo_hands(procedure, seed, hands):
         table = VisibleTable()
         reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
         truth_events: list[dict[str, object]] = []
@@ -128,7 +158,7 @@ def exact_scored_hands(seed: int, hands: int, frames: int = 4) -> list[ScoredHan
             truth_events += applied
             win = next((e for e in applied if e["type"] == "win_declared"), None)
             if win is not None:
-                table.reveal_win(*laid_down(win))
+                table.reveal_win(*laid_down(win, apart))
                 events += exact_frames(reader, table.spec, frames)
             if table.apply(action):
                 events += exact_frames(reader, table.spec, frames)

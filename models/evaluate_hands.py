@@ -13,25 +13,35 @@ from dataclasses import asdict
 
 
 def engine_hands(
-    hands: int, seed: int, frames: int = 5, arm_frames: int = 1, final_frames: int = 30
+    hands: int,
+    seed: int,
+    frames: int = 5,
+    arm_frames: int = 1,
+    final_frames: int = 30,
+    *,
+    procedure: str = "wsom",
 ) -> dict:
-    """Totals and per-hand figures over ``hands`` simulated hands (procedure ``wsom``); the
-    final table of each hand stays in view ``final_frames`` frames (three seconds at 10 fps: a
-    whole hand laid beside a discard of its kind waits ``self_draw_frames`` to be read as
-    self-drawn)."""
+    """Totals and per-hand figures over ``hands`` simulated hands of ``procedure`` (``wsom``,
+    scored by Zung Jung; ``national``: 144 tiles with flowers, MCR scoring, concealed kongs
+    face down and a self-drawn winning tile laid apart); the final table of each hand stays in
+    view ``final_frames`` frames (three seconds at 10 fps: a whole hand laid beside a discard
+    of its kind waits ``self_draw_frames`` to be read as self-drawn)."""
     from engine.events import to_dict
-    from engine.table import Table
-    from models.camera_scoring import ScoredHand, laid_down, score_hand
+    from models.camera_scoring import ScoredHand, laid_down, score_hand, truth_table
     from tilesight.perception_demo import PerceptionCheck
     from tilesight.pipeline import demo_hands
 
     check = PerceptionCheck(
-        frames, seed, frame_size=(1920, 1080), arm_frames=arm_frames, final_frames=final_frames
+        frames,
+        seed,
+        frame_size=(1920, 1080),
+        arm_frames=arm_frames,
+        final_frames=final_frames,
+        face_down_kongs=procedure == "national",
     )
-    truth = Table("wsom")
-    rules = truth.rules.name if truth.rules is not None else "mcr"
+    truth, rules, apart = truth_table(procedure)
     scored: list[ScoredHand] = []
-    for hand in demo_hands("wsom", seed, hands):
+    for hand in demo_hands(procedure, seed, hands):
         check.start_hand(hand.number)
         truth_events: list[dict[str, object]] = []
         for action in hand.actions:
@@ -39,7 +49,7 @@ def engine_hands(
             truth_events += events
             win = next((e for e in events if e["type"] == "win_declared"), None)
             if win is not None:  # the winner lays its hand down; a discard won on is taken
-                check.reveal_win(*laid_down(win))
+                check.reveal_win(*laid_down(win, apart))
             check.observe(action)
         check.finish_hand()
         scored.append(score_hand(hand.number, rules, hand.dealer, truth_events, check.events))

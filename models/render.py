@@ -117,14 +117,15 @@ def _concealed_hands(
     canvas: np.ndarray, spec: TableSpec, back: tuple[int, int, int], rng: np.random.Generator
 ) -> None:
     """Standing concealed tiles show only their top edges from above: unlabelled strips."""
-    from vision.layout import HAND_HALF_SPAN, HAND_V, to_table
+    from vision.layout import HAND_V, hand_start, to_table
 
     size = canvas.shape[0]
     for seat in range(4):
         if spec.revealed[seat] is not None or not spec.concealed[seat]:
             continue
+        start = hand_start(spec, seat)
         for i in range(spec.concealed[seat]):
-            u = -HAND_HALF_SPAN + (i + 0.5) * TILE_W
+            u = start + (i + 0.5) * TILE_W
             for dv, colour in ((0.008, (225, 235, 240)), (0.014, back)):
                 pts = [
                     to_table(seat, u + du, HAND_V + dv + dd)

@@ -27,7 +27,7 @@ from vision.stabiliser import Stabiliser
 
 # the design point, river tiles ~40 px (at 1280x720, ~27 px, one 5m was read as 3m)
 FRAME_SIZE = (1920, 1080)
-_COMPARED = ("discard", "meld", "concealed_kong", "face_down_kong")  # the reader events compared
+_COMPARED = ("discard", "meld", "concealed_kong", "face_down_kong", "flower")  # events compared
 
 
 @dataclass
@@ -153,10 +153,13 @@ class PerceptionCheck:
         if self.table.apply(action):
             self._look(self.frames_per_action, self.arm_frames)
 
-    def reveal_win(self, seat: int, tiles: list[str], discarder: int | None) -> None:
-        """The winner lays its concealed tiles face up, the winning tile among them; a discard
-        won on is taken from its river at the same time. Rendered and read."""
-        self.table.reveal_win(seat, tiles, discarder)
+    def reveal_win(
+        self, seat: int, tiles: list[str], discarder: int | None, apart: str | None = None
+    ) -> None:
+        """The winner lays its concealed tiles face up, the winning tile among them (``apart``
+        from the rest: see :meth:`VisibleTable.reveal_win`); a discard won on is taken from its
+        river at the same time. Rendered and read."""
+        self.table.reveal_win(seat, tiles, discarder, apart)
         self._look(self.frames_per_action, self.arm_frames)
 
     def finish_hand(self) -> HandPerception:
@@ -209,7 +212,7 @@ def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.nd
 
 def _key(event: dict[str, object]) -> Key:
     seat = int(str(event["seat"]))
-    if event["type"] in ("discard", "concealed_kong", "face_down_kong"):
+    if event["type"] in ("discard", "concealed_kong", "face_down_kong", "flower"):
         return (str(event["type"]), seat, str(event.get("tile", "?")), "")
     return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
 

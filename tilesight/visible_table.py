@@ -1,9 +1,9 @@
 """What a camera over the table sees of a simulated hand: the engine's actions laid out.
 
-:class:`VisibleTable` keeps a :class:`vision.layout.TableSpec` (rivers, melds, revealed hands)
-in step with the simulator's actions, and the public events the reader should report (the
-truth the perception check compares with). Draws, flowers and concealed tiles change nothing a
-camera sees; a win is laid down with :meth:`VisibleTable.reveal_win`.
+:class:`VisibleTable` keeps a :class:`vision.layout.TableSpec` (rivers, melds, flowers set
+aside, revealed hands) in step with the simulator's actions, and the public events the reader
+should report (the truth the perception check compares with). Draws and concealed tiles change
+nothing a camera sees; a win is laid down with :meth:`VisibleTable.reveal_win`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import actions as act
 from vision.layout import MeldSpec, TableSpec
 
-Key = tuple[str, int, str, str]  # ("discard"|"concealed_kong", seat, tile, "") or ("meld", ...)
+Key = tuple[str, int, str, str]  # ("discard"|"concealed_kong"|"flower", seat, tile, "") or meld
 SIDEWAYS = {3: 0, 2: 1}  # discarder relative to claimer -> turned tile (else the last position)
 
 
@@ -44,6 +44,10 @@ class VisibleTable:
                     meld.sideways_index += 1 if at == 0 else 0
                     self.truth.append(("meld", action.seat, "kong", str(action.tile)))
                     return True
+        if isinstance(action, act.Flower):  # set aside face up, at the left of the hand row
+            spec.flowers[action.seat].append(str(action.tile))
+            self.truth.append(("flower", action.seat, str(action.tile), ""))
+            return True
         if isinstance(action, act.ConcealedKong):  # laid with its end tiles or all face down
             tile = str(action.tile)
             down = self.face_down_kongs or action.tile is None
@@ -53,14 +57,21 @@ class VisibleTable:
             kind = "face_down_kong" if down else "concealed_kong"
             self.truth.append((kind, action.seat, "?" if down else tile, ""))
             return True
-        return False  # draws, flowers, wins: nothing the reader compares
+        return False  # draws, wins: nothing the reader compares
 
-    def reveal_win(self, seat: int, tiles: list[str], discarder: int | None) -> None:
+    def reveal_win(
+        self, seat: int, tiles: list[str], discarder: int | None, apart: str | None = None
+    ) -> None:
         """The winner lays its concealed tiles face up, the winning tile among them; a discard
-        won on (``discarder``) is taken from its river at the same time."""
+        won on (``discarder``) is taken from its river at the same time. ``apart``: the
+        winning tile (one of ``tiles``) laid apart at the hand's right (a self-drawn tile, 单摆)."""
         if discarder is not None and self.spec.rivers[discarder]:
             self.spec.rivers[discarder].pop()
-        self.spec.revealed[seat] = list(tiles)
+        hand = list(tiles)
+        if apart is not None:
+            hand.remove(apart)
+        self.spec.revealed[seat] = hand
+        self.spec.win_apart[seat] = apart
         self.spec.concealed[seat] = 0
 
     def _claim(self, action: act.Chow | act.Pung | act.Kong, discarder: int, tile: str) -> bool:

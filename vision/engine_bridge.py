@@ -5,11 +5,15 @@ unknown tiles, and every discard that does not follow a chow or pung by the same
 by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
 in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones
 (so is a kong grown from the seat's own exposed pung, an added kong);
-one laid face down is a concealed kong without a tile. A revealed hand becomes a declared win whose
+one laid face down is a concealed kong without a tile. A flower set aside is shown (``Flower``)
+and its replacement drawn from the back at once; in its seat's own turn the turn's unseen draw
+comes first (the flower came from it), else (the flowers of the deal, or a flower confirmed after
+its seat's discard) the counts hold all the same. A revealed hand becomes a declared win whose
 hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
-that can be told; a face-down kong turned up with it is first shown (``ShowKong``) as the kind
-the revealed tiles hold four of. One turned up after the win was published is shown then (the
-engine scores the win once its last kong is shown).
+that can be told: the discard won on, or a self-drawn tile laid apart (``win_tile``); a
+face-down kong turned up with it is first shown (``ShowKong``) as the kind the revealed tiles
+hold four of. One turned up after the win was published is shown then (the engine scores the
+win once its last kong is shown).
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ class ActionBridge:
     def __init__(self) -> None:
         self._reset()
 
-    def _reset(self) -> None:
+    def _reset(self, dealer: int = 0) -> None:
         """Forget the hand before: one bridge reads hand after hand at the same table."""
         self._claimed: set[int] = set()
+        self._turn = dealer  # the seat whose turn it is (the dealer's first)
+        self._drawn: set[int] = set()  # seats whose turn's draw was given before a flower
         self._last_discard: tuple[int, Tile] | None = None
         self._kong_added_since = False  # a kong added since the last discard (it can be robbed)
         self._drew_to_win: set[int] = set()  # seats given their unseen winning draw
@@ -42,7 +48,7 @@ class ActionBridge:
         self._pungs: dict[int, list[Tile]] = {}  # each seat's exposed pungs, by kind
 
     def start(self, dealer: int = 0) -> list[act.Action]:
-        self._reset()
+        self._reset(dealer)
         deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
         return [act.HandStart(dealer=dealer), *deals]
 
@@ -54,7 +60,10 @@ class ActionBridge:
             out = self._own_draw(seat)
             self._last_discard = (seat, tile)
             self._kong_added_since = False
+            self._turn = (seat + 1) % 4
             return [*out, act.Discard(seat=seat, tile=tile)]
+        if kind == "flower":
+            return self._flower(seat, Tile.parse(str(event["tile"])))
         if kind == "meld":
             return self._meld(seat, event)
         if kind == "concealed_kong":
@@ -87,7 +96,8 @@ class ActionBridge:
         sets = int(str(event.get("sets", 0))) + kongs + len(shows)
         short = len(revealed) + 3 * sets == 13
         if not short and self._self_drawn(seat, event, revealed):
-            return [*self._winning_draw(seat), *shows, self._self_drawn_win(seat, revealed)]
+            win = self._self_drawn_win(seat, revealed, event.get("win_tile"))
+            return [*self._winning_draw(seat), *shows, win]
         return [*shows, self._win(seat, revealed, short=short)]
 
     def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
@@ -108,10 +118,16 @@ class ActionBridge:
         self._drew_to_win.add(seat)
         return self._own_draw(seat)
 
-    def _self_drawn_win(self, seat: int, whole: list[Tile]) -> act.Action:
-        """The whole hand declared: the engine takes the winning tile that scores the most."""
+    def _self_drawn_win(self, seat: int, whole: list[Tile], apart: object) -> act.Action:
+        """The whole hand declared, won on the tile laid ``apart`` when there is one; else the
+        engine takes the winning tile that scores the most."""
         self._declared[seat] = Counter(whole)
-        return act.Win(seat=seat, hand=Hand(tuple(whole)))
+        tile = Tile.parse(str(apart)) if apart is not None else None
+        if tile is None or tile not in whole:
+            return act.Win(seat=seat, hand=Hand(tuple(whole)))
+        rest = list(whole)
+        rest.remove(tile)
+        return act.Win(seat=seat, tile=tile, hand=Hand(tuple(rest)))
 
     def _redeclared(
         self, seat: int, event: Mapping[str, object], revealed: list[Tile]
@@ -126,15 +142,27 @@ class ActionBridge:
         if not whole or seat not in self._declared or self._declared[seat] == Counter(rest):
             return []
         if self._self_drawn(seat, event, rest):  # a tile misread or short, not the discard
-            return [*self._winning_draw(seat), self._self_drawn_win(seat, rest)]
+            win = self._self_drawn_win(seat, rest, event.get("win_tile"))
+            return [*self._winning_draw(seat), win]
         return [self._win(seat, rest, short=False)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
-        """The unknown draw that begins the seat's turn, unless a chow or pung began it (after a
-        kong, the replacement draw comes before the seat's next discard)."""
-        out: list[act.Action] = [] if seat in self._claimed else [act.Draw(seat=seat)]
+        """The unknown draw that begins the seat's turn, unless a chow or pung began it or it
+        was given before a flower (after a kong, the replacement draw comes before the seat's
+        next discard)."""
+        begun = seat in self._claimed or seat in self._drawn
+        out: list[act.Action] = [] if begun else [act.Draw(seat=seat)]
         self._claimed.discard(seat)
+        self._drawn.discard(seat)
         return out
+
+    def _flower(self, seat: int, tile: Tile) -> list[act.Action]:
+        """A flower shown and replaced from the back; in the seat's turn, after its draw."""
+        out: list[act.Action] = []
+        if seat == self._turn and seat not in self._claimed and seat not in self._drawn:
+            out = self._own_draw(seat)
+            self._drawn.add(seat)
+        return [*out, act.Flower(seat=seat, tile=tile), act.Draw(seat=seat, replacement=True)]
 
     def _shown_kongs(
         self, seat: int, revealed: list[Tile], turned_up: int, apart: list[Tile] | None = None
@@ -156,6 +184,7 @@ class ActionBridge:
     def _meld(self, seat: int, event: Mapping[str, object]) -> list[act.Action]:
         claimed = Tile.parse(str(event["claimed"]))
         tiles = tuple(Tile.parse(t) for t in _strings(event["tiles"]))
+        self._turn = seat
         if event.get("kind") == "chow":
             self._claimed.add(seat)
             return [act.Chow(seat=seat, tiles=tiles, tile=claimed)]

@@ -1,4 +1,4 @@
-"""A seat's hand row read as groups: melds, revealed tiles and concealed kongs.
+"""A seat's hand row read as groups: melds, revealed tiles, concealed kongs and flowers.
 
 Items are (start, end, tile) along the row from the owner's left, in table units; groups are
 split at gaps. See :func:`split_hand_row`.
@@ -37,6 +37,8 @@ class HandRow:
     concealed_kongs: tuple[Tile, ...]  # one tile per kong laid with backs showing
     face_down_kongs: int  # kongs laid all face down
     fours_apart: tuple[Tile, ...] = ()  # kinds of groups of four faces alone (in ``revealed``)
+    flowers: tuple[Tile, ...] = ()  # flowers set aside, from the owner's left
+    apart: Tile | None = None  # a face laid alone right of the other revealed tiles (in them)
 
 
 def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
@@ -44,9 +46,19 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     tiles, face down but for one to three faces of one kind, are a concealed kong, and four
     upright backs a kong laid face down (counted). Other backs are left out (a stray back does
     not hide the faces beside it). Four upright faces of one kind standing alone (most often a
-    face-down kong turned up) are revealed tiles, their kind noted in ``fours_apart``."""
+    face-down kong turned up) are revealed tiles, their kind noted in ``fours_apart``.
+
+    Flowers are never part of a meld or a hand: wherever they lie in the row they are the
+    flowers the seat set aside. A single face laid alone to the right of the other revealed
+    tiles is noted as ``apart``: a self-drawn winning tile is laid apart for checking (单摆)."""
+    flowers = tuple(
+        Tile.parse(item[2].tile)
+        for item in sorted(items, key=lambda item: item[0])
+        if _is_flower(item[2].tile)
+    )
     groups: list[list[tuple[float, float, Seen]]] = []
-    for item in sorted(items, key=lambda item: item[0]):
+    rest = [item for item in items if not _is_flower(item[2].tile)]
+    for item in sorted(rest, key=lambda item: item[0]):
         if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
             groups[-1].append(item)
         else:
@@ -56,6 +68,7 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     kongs: list[Tile] = []
     fours: list[Tile] = []
     face_down = 0
+    loose: list[tuple[Tile, ...]] = []  # the revealed groups, from the owner's left
     for whole in groups:
         names = [track.tile for _, _, track in whole]
         faces = set(names) - {"back"}
@@ -83,6 +96,14 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
             melds.append(MeldObservation(tiles, index, source))
         else:
             revealed.extend(tiles)
+            loose.append(tiles)
             if len(whole) == 4 and upright and len(set(tiles)) == 1:
                 fours.append(tiles[0])
-    return HandRow(tuple(melds), tuple(revealed), tuple(kongs), face_down, tuple(fours))
+    apart = loose[-1][0] if len(loose) > 1 and len(loose[-1]) == 1 else None
+    return HandRow(
+        tuple(melds), tuple(revealed), tuple(kongs), face_down, tuple(fours), flowers, apart
+    )
+
+
+def _is_flower(name: str) -> bool:
+    return len(name) == 2 and name[1] == "f"

@@ -17,6 +17,8 @@ TILE_W, TILE_H = 0.032, 0.044
 RIVER_INNER, RIVER_COLUMNS, RIVER_ROWS = 0.115, 6, 4
 WALL_V, WALL_STACKS = 0.335, 18
 HAND_V, HAND_HALF_SPAN = 0.43, 0.39
+FLOWER_GAP = 0.5 * TILE_W  # between a seat's set-aside flowers and its hand
+APART_GAP = 0.5 * TILE_W  # before a self-drawn winning tile laid apart from the hand (单摆)
 
 
 def to_table(seat: int, u: float, v: float) -> tuple[float, float]:
@@ -37,7 +39,7 @@ class TileSpot:
 
     name: str
     seat: int
-    zone: str  # "river", "meld", "hand", "wall"
+    zone: str  # "river", "meld", "hand", "wall", "flower"
     centre: tuple[float, float]
     orientation: int  # 0/90/180/270, counter-clockwise
     sideways: bool = False
@@ -64,13 +66,24 @@ class MeldSpec:
 
 @dataclass
 class TableSpec:
-    """Everything visible on a table: per-seat rivers, melds, revealed hands and walls."""
+    """Everything visible on a table: per-seat rivers, melds, revealed hands, walls, flowers
+    set aside (face up at the owner's left end of the hand row, the hand after them) and a
+    self-drawn winning tile laid apart at the right of a revealed hand (``win_apart``)."""
 
     rivers: list[list[str]] = field(default_factory=lambda: [[] for _ in range(4)])
     melds: list[list[MeldSpec]] = field(default_factory=lambda: [[] for _ in range(4)])
     revealed: list[list[str] | None] = field(default_factory=lambda: [None] * 4)
     concealed: list[int] = field(default_factory=lambda: [13] * 4)
     walls: list[tuple[int, int]] = field(default_factory=lambda: [(0, WALL_STACKS)] * 4)
+    flowers: list[list[str]] = field(default_factory=lambda: [[] for _ in range(4)])
+    win_apart: list[str | None] = field(default_factory=lambda: [None] * 4)
+
+
+def hand_start(spec: TableSpec, seat: int) -> float:
+    """Where the seat's standing or revealed hand begins along its row (owner's left, table
+    units from the centre): at the row's left end, or after the flowers set aside there."""
+    count = len(spec.flowers[seat])
+    return -HAND_HALF_SPAN + (count * TILE_W + FLOWER_GAP if count else 0.0)
 
 
 def river_slot_centre(seat: int, row: int, col: int) -> tuple[float, float]:
@@ -117,9 +130,17 @@ def layout(spec: TableSpec) -> list[TileSpot]:
                 )
                 u += along
             right -= sum(sizes) + 0.012
+        for index, name in enumerate(spec.flowers[seat]):
+            u = -HAND_HALF_SPAN + (index + 0.5) * TILE_W
+            spots.append(TileSpot(name, seat, "flower", to_table(seat, u, HAND_V), face))
         hand = spec.revealed[seat]
         if hand is not None:
+            start = hand_start(spec, seat)
             for index, name in enumerate(hand):
-                u = -HAND_HALF_SPAN + (index + 0.5) * TILE_W
+                u = start + (index + 0.5) * TILE_W
                 spots.append(TileSpot(name, seat, "hand", to_table(seat, u, HAND_V), face))
+            apart = spec.win_apart[seat]
+            if apart is not None:
+                u = start + len(hand) * TILE_W + APART_GAP + TILE_W / 2
+                spots.append(TileSpot(apart, seat, "hand", to_table(seat, u, HAND_V), face))
     return spots

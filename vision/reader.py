@@ -11,7 +11,12 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
       (four tiles in a hand row, face down but for one to three faces of one kind)
     {"type": "face_down_kong", "seat": 1, "frame": 131}
       (four backs in a hand row: a concealed kong laid face down, its kind not seen)
+    {"type": "flower", "seat": 2, "tile": "3f", "frame": 12}
+      (a flower set aside face up in the seat's hand row, reported once)
+    {"type": "flowers_corrected", "seat": 2, "flowers": ["4f"], "frame": 20}
+      (the seat's flowers read again as other kinds, none more: for the referee, not the engine)
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
+      (``win_tile``: a tile laid apart at the hand's right, the self-drawn winning tile)
     {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
     {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
     {"type": "meld_unreadable", "seat": 2, "tiles": [...], "frame": 99, ...}
@@ -113,6 +118,7 @@ class TableReader:
         self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
         self._kongs_reported: list[Counter[str]] = [Counter() for _ in range(4)]
         self._face_down_reported = [0, 0, 0, 0]
+        self._flowers_reported: list[tuple[Tile, ...]] = [()] * 4
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
@@ -279,7 +285,7 @@ class TableReader:
         pung turned into an added kong, a hand passing over it) is still the same claim when it
         returns."""
         if any(
-            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs
+            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs or s.flowers
             for s in now.seats
         ):
             return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
@@ -289,6 +295,21 @@ class TableReader:
         for kongs in self._kongs_reported:
             kongs.clear()
         self._face_down_reported = [0, 0, 0, 0]
+        self._flowers_reported = [()] * 4
+
+    def _flower_news(self, event: dict[str, object], showing: tuple[Tile, ...]) -> bool:
+        seat = int(str(event["seat"]))
+        reported = self._flowers_reported[seat]
+        if len(showing) > len(reported):
+            self._flowers_reported[seat] = (*reported, Tile.parse(str(event["tile"])))
+            return True
+        if Counter(showing) == Counter(reported):
+            return False
+        self._flowers_reported[seat] = showing
+        event["type"] = "flowers_corrected"
+        event["flowers"] = [str(t) for t in showing]
+        del event["tile"]
+        return True
 
     def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
         """Report each meld once: a group that flickers back to part of a meld already reported
@@ -296,7 +317,11 @@ class TableReader:
         unless the seat now shows more copies of it (two identical chows); a group that makes
         no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
         likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
-        kong the seat shows (one turned up at the hand's end is not a new one)."""
+        kong the seat shows (one turned up at the hand's end is not a new one). A flower once
+        per flower the seat shows: one hidden and seen again is not news; read again as another
+        kind, with none more, it is ``flowers_corrected``."""
+        if event["type"] == "flower":
+            return self._flower_news(event, now.seats[int(str(event["seat"]))].flowers)
         if event["type"] == "face_down_kong":
             seat = int(str(event["seat"]))
             if self._face_down_reported[seat] >= now.seats[seat].face_down_kongs:

@@ -48,6 +48,8 @@ class SeatObservation:
     concealed_kongs: tuple[Tile, ...] = ()  # one tile per kong laid with backs showing
     face_down_kongs: int = 0  # kongs laid all face down
     fours_apart: tuple[Tile, ...] = ()  # four faces of one kind alone in the row (a kong shown)
+    flowers: tuple[Tile, ...] = ()  # flowers set aside in the hand row
+    win_apart: Tile | None = None  # a face laid alone right of a revealed hand (in ``revealed``)
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,8 @@ class Stabiliser:
                     row.concealed_kongs,
                     row.face_down_kongs,
                     row.fours_apart,
+                    row.flowers,
+                    row.apart,
                 )
             )
         return TableObservation(tuple(seats))

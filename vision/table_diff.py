@@ -112,6 +112,9 @@ def diff(
         old_face_down = 0 if before is None else before.seats[seat].face_down_kongs
         for _ in range(now.face_down_kongs - old_face_down):
             events.append({"type": "face_down_kong", "seat": seat, "frame": frame})
+        old_flowers: tuple[Tile, ...] = () if before is None else before.seats[seat].flowers
+        for tile in (Counter(now.flowers) - Counter(old_flowers)).elements():
+            events.append({"type": "flower", "seat": seat, "tile": str(tile), "frame": frame})
         if now.revealed != old_revealed and a_whole_hand(now):
             shown: dict[str, object] = {
                 "type": "hand_revealed",
@@ -124,6 +127,8 @@ def diff(
                 shown["face_down_kongs"] = now.face_down_kongs
             if now.fours_apart:  # four of a kind laid alone: a kong turned up, more likely
                 shown["fours_apart"] = [str(t) for t in now.fours_apart]
+            if now.win_apart is not None:  # laid apart: the self-drawn winning tile (单摆)
+                shown["win_tile"] = str(now.win_apart)
             events.append(shown)
     return events
 
@@ -209,7 +214,7 @@ def in_play_order(
     Discards of several seats go in turn order from the seat after ``last_discarder`` (the
     seat of the last discard published before them). An added kong (seats in ``added_kongs``)
     takes no discard: it is made in its seat's own turn, just before that seat's discard; so is
-    a concealed kong, face down or not."""
+    a concealed kong, face down or not, and a flower set aside."""
     melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
     first = 0 if last_discarder is None else last_discarder + 1
 
@@ -217,7 +222,7 @@ def in_play_order(
         seat = int(str(event.get("seat", 0)))
         turn = (seat - first) % 4
         own_turn = event["type"] == "meld" and seat in added_kongs
-        if own_turn or event["type"] in ("concealed_kong", "face_down_kong"):
+        if own_turn or event["type"] in ("concealed_kong", "face_down_kong", "flower"):
             return 0, turn, 0
         if event["type"] == "discard" and seat in melders:
             return 2, turn, 1
