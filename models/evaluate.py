@@ -7,9 +7,10 @@
 2. Identity accuracy on the held-out 30% of the real photo crops (camerash-tiles; skipped when
    the shared data set is absent).
 3. Rendered video read by the full path (calibration, detector, stabiliser, reader): complete
-   hands played by the engine's simulator (``--hands``, models/evaluate_hands.py) and a scripted
-   hand with lens distortion (``--turns``); discard and meld events against the truth (missed,
-   false, wrong tile, wrong order).
+   hands played by the engine's simulator (``--hands``, models/evaluate_hands.py; again under
+   national rules, ``--national-hands``: flowers, kongs face down, MCR scoring) and a scripted
+   hand with lens distortion (``--turns``); discard, meld and flower events against the truth
+   (missed, false, wrong tile, wrong order); each hand's win scored from the camera alone.
 4. The PyPI ``mahjong-detector`` (YOLO, weights in its wheel) on the same frames and crops, when
    it is installed.
 5. Real faces on the table (``--real-tables``): rendered tables whose every face is one of the
@@ -163,6 +164,7 @@ def write_report(
     *,
     hands: dict | None = None,
     tables: dict | None = None,
+    national: dict | None = None,
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = class_names()
@@ -175,12 +177,15 @@ def write_report(
                 "real_tables": tables,
                 "video": video,
                 "engine_hands": hands,
+                "national_hands": national,
             },
             indent=1,
             sort_keys=True,
         )
     )
-    (out / "report.md").write_text(report_markdown(scenes, crops, video, hands, tables))
+    (out / "report.md").write_text(
+        report_markdown(scenes, crops, video, hands, tables, national=national)
+    )
 
 
 def main() -> None:
@@ -191,6 +196,9 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=24)
     parser.add_argument("--turns", type=int, default=24)
     parser.add_argument("--hands", type=int, default=4, help="complete engine hands (part 3)")
+    parser.add_argument(
+        "--national-hands", type=int, default=4, help="the same under national rules (part 3d)"
+    )
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--shared", type=Path, default=Path("/work/shared/datasets"))
     parser.add_argument(
@@ -230,7 +238,15 @@ def main() -> None:
             f"engine hands: {hands['seen']}/{hands['expected']} seen, {hands['invented']} invented",
             flush=True,
         )
-    write_report(args.out, scenes, crops, video, hands=hands, tables=tables)
+    national = None
+    if args.national_hands:
+        national = engine_hands(args.national_hands, args.seed, procedure="national")
+        print(
+            f"national hands: {national['seen']}/{national['expected']} seen, "
+            f"{national['invented']} invented",
+            flush=True,
+        )
+    write_report(args.out, scenes, crops, video, hands=hands, tables=tables, national=national)
 
 
 if __name__ == "__main__":

@@ -69,4 +69,11 @@ def engine_hands(
         "false_alerts": sum(len(h.alerts) for h in scored),
         "per_hand": [h.line() for h in scored],
     }
-    return {"hands": hands, "seed": seed, **totals, "per_hand": per_hand, "camera_scoring": wins}
+    return {
+        "hands": hands,
+        "seed": seed,
+        "procedure": procedure,
+        **totals,
+        "per_hand": per_hand,
+        "camera_scoring": wins,
+    }

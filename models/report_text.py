@@ -19,6 +19,8 @@ def report_markdown(
     video: dict | None,
     hands: dict | None = None,
     tables: dict | None = None,
+    *,
+    national: dict | None = None,
 ) -> str:
     """report.md for the five parts' figures (as written to metrics.json)."""
     names = class_names()
@@ -52,15 +54,10 @@ def report_markdown(
             )
     lines += ["", "Confusion matrix (rows true, columns predicted): `confusion.png`.", ""]
     lines += real_lines(crops, tables)
-    if hands:
-        lines += [f"## Complete engine hands, rendered at 1920x1080 (seed {hands['seed']})", ""]
-        skip = ("per_hand", "seed", "camera_scoring")
-        lines += [f"- {k}: {v}" for k, v in hands.items() if k not in skip]
-        for hand in hands["per_hand"]:
-            warnings = "; ".join(hand["warnings"]) or "all read"
-            lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
-        lines.append("")
-        lines += _camera_scoring(hands.get("camera_scoring"))
+    lines += _hands("Complete engine hands", hands)
+    lines += _hands(
+        "Complete national hands (144 tiles with flowers, kongs face down, MCR scoring)", national
+    )
     if video:
         extra = {
             "with_concealed_kongs": "concealed kongs (end tiles face down)",
@@ -73,6 +70,20 @@ def report_markdown(
                 lines += ["", f"## The same with {title}", ""]
                 lines += [f"- {k}: {v}" for k, v in video[name].items()]
     return "\n".join(lines) + "\n"
+
+
+def _hands(title: str, hands: dict | None) -> list[str]:
+    """The section for part 3b (models/evaluate_hands.py) and its camera scoring."""
+    if not hands:
+        return []
+    lines = [f"## {title}, rendered at 1920x1080 (seed {hands['seed']})", ""]
+    skip = ("per_hand", "seed", "camera_scoring", "procedure")
+    lines += [f"- {k}: {v}" for k, v in hands.items() if k not in skip]
+    for hand in hands["per_hand"]:
+        warnings = "; ".join(hand["warnings"]) or "all read"
+        lines.append(f"- hand {hand['hand']}: {hand['seen']}/{hand['expected']}: {warnings}")
+    lines.append("")
+    return lines + _camera_scoring(hands.get("camera_scoring"))
 
 
 def _camera_scoring(scoring: dict | None) -> list[str]:
@@ -103,6 +114,7 @@ def main() -> None:
         metrics.get("video"),
         metrics.get("engine_hands"),
         metrics.get("real_tables"),
+        national=metrics.get("national_hands"),
     )
     (folder / "report.md").write_text(text)
 
