@@ -25,10 +25,9 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import cast
 
 import cv2
 import numpy as np
@@ -40,6 +39,7 @@ from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
+from vision.reported import Reported
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
 from vision.stabiliser import (
     Stabiliser,
@@ -115,10 +115,7 @@ class TableReader:
         self.published: TableObservation | None = None
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
-        self._melds_reported: list[list[Counter[str]]] = [[] for _ in range(4)]
-        self._kongs_reported: list[Counter[str]] = [Counter() for _ in range(4)]
-        self._face_down_reported = [0, 0, 0, 0]
-        self._flowers_reported: list[tuple[Tile, ...]] = [()] * 4
+        self.reported = Reported()  # each claim, kong and flower reported once
         self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
@@ -149,7 +146,7 @@ class TableReader:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
         observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
-        shown = [self._melds_shown(seat) for seat in range(4)]
+        shown = [self.reported.melds_shown(seat) for seat in range(4)]
         observation = self._turns.apply(self.published, observation, self._expected, shown)
         observation = self._reveal.apply(self.published, observation, self._last_discard(), shown)
         if observation == self._candidate:
@@ -163,10 +160,11 @@ class TableReader:
         upgrades = {
             int(str(e["seat"]))
             for e in changes
-            if e["type"] == "meld" and self._is_added_kong(int(str(e["seat"])), e)
+            if e["type"] == "meld" and self.reported.is_added_kong(int(str(e["seat"])), e)
         }
-        self._forget_cleared_melds(observation)
-        news = [e for e in changes if self._is_news(e, observation)]  # a flicker is no claim
+        if self.reported.forget_if_cleared(observation):
+            self._expected = None  # a new hand: its dealer plays first
+        news = [e for e in changes if self.reported.is_news(e, observation)]  # flickers aren't
         events = self._infer_claimed_discards(in_play_order(news, last, upgrades))
         earlier = self.published.seats if self.published else observation.seats
         for seat, (old, new) in enumerate(zip(earlier, observation.seats, strict=True)):
@@ -217,7 +215,7 @@ class TableReader:
             before = self.published.seats[seat].river
             if len(now.river) > len(before) and now.river[: len(before)] == before:
                 grown.append(seat)
-            if seat not in grown or not melds_in_flux(now, self._melds_shown(seat)):
+            if seat not in grown or not melds_in_flux(now, self.reported.melds_shown(seat)):
                 self._held_for[seat] = 0
             elif self._held_for[seat] < self.hold_frames:  # past it: released until published
                 self._held_for[seat] += 1
@@ -240,7 +238,7 @@ class TableReader:
                 index = event.get("index")
                 place = int(str(index)) if index is not None else None
                 self._recent.append(_Discard(seat, str(event["tile"]), index=place))
-            elif event["type"] == "meld" and not self._is_added_kong(seat, event):
+            elif event["type"] == "meld" and not self.reported.is_added_kong(seat, event):
                 source = RelativeSeat[str(event["source"]).upper()]
                 discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
                 open_ones = [d for d in self._recent if d.seat == discarder and not d.claimed]
@@ -252,18 +250,6 @@ class TableReader:
                     self._recent.append(_Discard(discarder, tile, claimed=True))
             out.append(event)
         return out
-
-    def _melds_shown(self, seat: int) -> int:
-        """The melds the seat has shown: each reported once (an added kong is its pung grown)."""
-        reported = self._melds_reported[seat]
-        grown = sum(
-            1 for m in reported if sum(m.values()) == 4 and Counter({next(iter(m)): 3}) in reported
-        )
-        return len(reported) - grown
-
-    def _is_added_kong(self, seat: int, event: dict[str, object]) -> bool:
-        tile = str(event["claimed"])
-        return event["kind"] == "kong" and Counter({tile: 3}) in self._melds_reported[seat]
 
     def _inferred(self, seat: int, tile: str, meld: dict[str, object]) -> dict[str, object]:
         index = len(self.published.seats[seat].river) if self.published else 0
@@ -278,76 +264,3 @@ class TableReader:
             "frame": meld["frame"],
             "inferred": True,
         }
-
-    def _forget_cleared_melds(self, now: TableObservation) -> None:
-        """Reported melds are forgotten only when the table is cleared for the next hand (no
-        river, no meld and no face-up tile anywhere). A meld that vanishes while it is re-laid (a
-        pung turned into an added kong, a hand passing over it) is still the same claim when it
-        returns."""
-        if any(
-            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs or s.flowers
-            for s in now.seats
-        ):
-            return  # face-up tiles in a hand row: melds being re-laid, not a cleared table
-        self._expected = None  # a new hand: its dealer plays first
-        for reported in self._melds_reported:
-            reported.clear()
-        for kongs in self._kongs_reported:
-            kongs.clear()
-        self._face_down_reported = [0, 0, 0, 0]
-        self._flowers_reported = [()] * 4
-
-    def _flower_news(self, event: dict[str, object], showing: tuple[Tile, ...]) -> bool:
-        seat = int(str(event["seat"]))
-        reported = self._flowers_reported[seat]
-        if len(showing) > len(reported):
-            self._flowers_reported[seat] = (*reported, Tile.parse(str(event["tile"])))
-            return True
-        if Counter(showing) == Counter(reported):
-            return False
-        self._flowers_reported[seat] = showing
-        event["type"] = "flowers_corrected"
-        event["flowers"] = [str(t) for t in showing]
-        del event["tile"]
-        return True
-
-    def _is_news(self, event: dict[str, object], now: TableObservation) -> bool:
-        """Report each meld once: a group that flickers back to part of a meld already reported
-        (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
-        unless the seat now shows more copies of it (two identical chows); a group that makes
-        no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
-        likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
-        kong the seat shows (one turned up at the hand's end is not a new one). A flower once
-        per flower the seat shows: one hidden and seen again is not news; read again as another
-        kind, with none more, it is ``flowers_corrected``."""
-        if event["type"] == "flower":
-            return self._flower_news(event, now.seats[int(str(event["seat"]))].flowers)
-        if event["type"] == "face_down_kong":
-            seat = int(str(event["seat"]))
-            if self._face_down_reported[seat] >= now.seats[seat].face_down_kongs:
-                return False
-            self._face_down_reported[seat] += 1
-            return True
-        if event["type"] == "concealed_kong":
-            seat, tile = int(str(event["seat"])), str(event["tile"])
-            showing = sum(str(t) == tile for t in now.seats[seat].concealed_kongs)
-            if self._kongs_reported[seat][tile] >= showing:
-                return False
-            self._kongs_reported[seat][tile] += 1
-            return True
-        if event["type"] != "meld":
-            return True
-        if event["kind"] == "unreadable":
-            event["type"] = "meld_unreadable"
-            del event["kind"]
-            return True
-        seat = int(str(event["seat"]))
-        tiles = Counter(str(t) for t in cast("list[object]", event["tiles"]))
-        reported = self._melds_reported[seat]
-        if any(not tiles - earlier and tiles != earlier for earlier in reported):
-            return False
-        showing = sum(Counter(str(t) for t in m.tiles) == tiles for m in now.seats[seat].melds)
-        if sum(earlier == tiles for earlier in reported) >= showing:
-            return False
-        reported.append(tiles)
-        return True

@@ -1,0 +1,110 @@
+"""What the reader has reported of a hand, so each claim, kong and flower is reported once.
+
+A meld that flickers (a kong seen as three tiles for a frame), is re-laid (a pung grown into an
+added kong) or is hidden by an arm is still the claim reported before; everything is forgotten
+when the table is cleared for the next hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import cast
+
+from engine.tiles import Tile
+from vision.stabiliser import TableObservation
+
+
+class Reported:
+    """Per seat: the melds (as tile counts), concealed kongs by kind, kongs laid face down and
+    flowers reported so far this hand."""
+
+    def __init__(self) -> None:
+        self.melds: list[list[Counter[str]]] = [[] for _ in range(4)]
+        self.kongs: list[Counter[str]] = [Counter() for _ in range(4)]
+        self.face_down = [0, 0, 0, 0]
+        self.flowers: list[tuple[Tile, ...]] = [()] * 4
+
+    def melds_shown(self, seat: int) -> int:
+        """The melds the seat has shown: each reported once (an added kong is its pung grown)."""
+        reported = self.melds[seat]
+        grown = sum(
+            1 for m in reported if sum(m.values()) == 4 and Counter({next(iter(m)): 3}) in reported
+        )
+        return len(reported) - grown
+
+    def is_added_kong(self, seat: int, event: dict[str, object]) -> bool:
+        tile = str(event["claimed"])
+        return event["kind"] == "kong" and Counter({tile: 3}) in self.melds[seat]
+
+    def forget_if_cleared(self, now: TableObservation) -> bool:
+        """Forget everything when the table is cleared for the next hand (no river, no meld and
+        no face-up tile anywhere); True then. A meld that vanishes while it is re-laid (a pung
+        turned into an added kong, a hand passing over it) is still the same claim when it
+        returns."""
+        if any(
+            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs or s.flowers
+            for s in now.seats
+        ):
+            return False  # face-up tiles in a hand row: melds being re-laid, not a cleared table
+        for reported in self.melds:
+            reported.clear()
+        for kongs in self.kongs:
+            kongs.clear()
+        self.face_down = [0, 0, 0, 0]
+        self.flowers = [()] * 4
+        return True
+
+    def _flower_news(self, event: dict[str, object], showing: tuple[Tile, ...]) -> bool:
+        seat = int(str(event["seat"]))
+        reported = self.flowers[seat]
+        if len(showing) > len(reported):
+            self.flowers[seat] = (*reported, Tile.parse(str(event["tile"])))
+            return True
+        if Counter(showing) == Counter(reported):
+            return False
+        self.flowers[seat] = showing
+        event["type"] = "flowers_corrected"
+        event["flowers"] = [str(t) for t in showing]
+        del event["tile"]
+        return True
+
+    def is_news(self, event: dict[str, object], now: TableObservation) -> bool:
+        """Report each meld once: a group that flickers back to part of a meld already reported
+        (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
+        unless the seat now shows more copies of it (two identical chows); a group that makes
+        no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
+        likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
+        kong the seat shows (one turned up at the hand's end is not a new one). A flower once
+        per flower the seat shows: one hidden and seen again is not news; read again as another
+        kind, with none more, it is ``flowers_corrected``."""
+        if event["type"] == "flower":
+            return self._flower_news(event, now.seats[int(str(event["seat"]))].flowers)
+        if event["type"] == "face_down_kong":
+            seat = int(str(event["seat"]))
+            if self.face_down[seat] >= now.seats[seat].face_down_kongs:
+                return False
+            self.face_down[seat] += 1
+            return True
+        if event["type"] == "concealed_kong":
+            seat, tile = int(str(event["seat"])), str(event["tile"])
+            showing = sum(str(t) == tile for t in now.seats[seat].concealed_kongs)
+            if self.kongs[seat][tile] >= showing:
+                return False
+            self.kongs[seat][tile] += 1
+            return True
+        if event["type"] != "meld":
+            return True
+        if event["kind"] == "unreadable":
+            event["type"] = "meld_unreadable"
+            del event["kind"]
+            return True
+        seat = int(str(event["seat"]))
+        tiles = Counter(str(t) for t in cast("list[object]", event["tiles"]))
+        reported = self.melds[seat]
+        if any(not tiles - earlier and tiles != earlier for earlier in reported):
+            return False
+        showing = sum(Counter(str(t) for t in m.tiles) == tiles for m in now.seats[seat].melds)
+        if sum(earlier == tiles for earlier in reported) >= showing:
+            return False
+        reported.append(tiles)
+        return True
