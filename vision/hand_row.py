@@ -50,7 +50,8 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
 
     Flowers are never part of a meld or a hand: wherever they lie in the row they are the
     flowers the seat set aside. A single face laid alone to the right of the other revealed
-    tiles is noted as ``apart``: a self-drawn winning tile is laid apart for checking (单摆)."""
+    tiles of a whole hand is noted as ``apart``: a self-drawn winning tile is laid apart for
+    checking (单摆); in a hand a tile short, the gap is more likely the missing tile's."""
     flowers = tuple(
         Tile.parse(item[2].tile)
         for item in sorted(items, key=lambda item: item[0])
@@ -99,7 +100,9 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
             loose.append(tiles)
             if len(whole) == 4 and upright and len(set(tiles)) == 1:
                 fours.append(tiles[0])
-    apart = loose[-1][0] if len(loose) > 1 and len(loose[-1]) == 1 else None
+    sets = len(melds) + len(kongs) + face_down
+    whole = 0 <= len(revealed) + 3 * sets - 14 <= len(fours)  # a four may be a kong: three
+    apart = loose[-1][0] if whole and len(loose) > 1 and len(loose[-1]) == 1 else None
     return HandRow(
         tuple(melds), tuple(revealed), tuple(kongs), face_down, tuple(fours), flowers, apart
     )

@@ -77,6 +77,10 @@ def test_a_single_tile_laid_right_of_a_revealed_hand_is_apart() -> None:
     observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
     assert observed.win_apart == Tile.parse("3p")
     assert len(observed.revealed) == 14  # the tile apart is part of the hand
+    spec.revealed[2] = [*spec.revealed[2][:-2], "4p"]  # a tile short: the gap is the 2p's
+    observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
+    assert observed.win_apart is None
+    spec.revealed[2][-1:] = ["2p", "4p"]
     spec.win_apart[2] = None  # a hand laid in one row has no tile apart
     spec.revealed[2] = [*spec.revealed[2], "3p"]
     observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
