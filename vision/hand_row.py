@@ -6,6 +6,7 @@ split at gaps. See :func:`split_hand_row`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -42,7 +43,8 @@ class HandRow:
 
 
 def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
-    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld; four upright
+    """Groups separated by a gap; a group of 3-4 with one turned tile is a meld, and a longer
+    one with several turned tiles several melds laid touching when it cuts into such; four upright
     tiles, face down but for one to three faces of one kind, are a concealed kong, and four
     upright backs a kong laid face down (counted). Other backs are left out (a stray back does
     not hide the faces beside it). Four upright faces of one kind standing alone (most often a
@@ -85,16 +87,13 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
             continue
         turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
         tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
+        pieces = _touching_melds(tiles, turned) if len(turned) > 1 else None
         if len(turned) == 1 and len(group) in (3, 4):
-            index = turned[0]
-            source = (
-                RelativeSeat.UPPER
-                if index == 0
-                else RelativeSeat.LOWER
-                if index == len(group) - 1
-                else RelativeSeat.OPPOSITE
-            )
-            melds.append(MeldObservation(tiles, index, source))
+            melds.append(_meld(tiles, turned[0]))
+        elif pieces is not None:
+            melds += [
+                _meld(tiles[a:b], next(i - a for i in turned if a <= i < b)) for a, b in pieces
+            ]
         else:
             revealed.extend(tiles)
             loose.append(tiles)
@@ -106,6 +105,49 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     return HandRow(
         tuple(melds), tuple(revealed), tuple(kongs), face_down, tuple(fours), flowers, apart
     )
+
+
+def _meld(tiles: tuple[Tile, ...], index: int) -> MeldObservation:
+    """A meld whose turned tile is at ``index``: its side tells who it was claimed from."""
+    source = (
+        RelativeSeat.UPPER
+        if index == 0
+        else RelativeSeat.LOWER
+        if index == len(tiles) - 1
+        else RelativeSeat.OPPOSITE
+    )
+    return MeldObservation(tiles, index, source)
+
+
+def _touching_melds(tiles: tuple[Tile, ...], turned: list[int]) -> list[tuple[int, int]] | None:
+    """Melds laid touching (no gap read between them; a box's jitter closes a narrow one): the
+    group cut into runs of 3-4 tiles, each with one turned tile and each a pung, kong or chow,
+    as (start, end) pairs; None when it cannot be cut so, or holds more than four of a kind
+    (a meld re-laid as a kong, its old and new places read together for a moment)."""
+    if max(Counter(tiles).values()) > 4:
+        return None
+
+    def cut(start: int) -> list[tuple[int, int]] | None:
+        if start == len(tiles):
+            return []
+        for end in (start + 3, start + 4):
+            piece = tiles[start:end]
+            if len(piece) < end - start or sum(start <= i < end for i in turned) != 1:
+                continue
+            rest = cut(end) if _could_be_meld(piece) else None
+            if rest is not None:
+                return [(start, end), *rest]
+        return None
+
+    return cut(0)
+
+
+def _could_be_meld(tiles: tuple[Tile, ...]) -> bool:
+    if len(set(tiles)) == 1:
+        return True
+    ranks = sorted(t.rank for t in tiles)
+    same_suit = len({t.suit for t in tiles}) == 1 and tiles[0].is_numbered
+    return len(tiles) == 3 and same_suit and ranks == list(range(ranks[0], ranks[0] + 3))
 
 
 def _is_flower(name: str) -> bool:

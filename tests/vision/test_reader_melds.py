@@ -311,3 +311,24 @@ def test_a_concealed_kong_turned_face_up_to_win_is_not_in_the_hand() -> None:
     assert win.tile == Tile.parse("E")
     assert win.hand is not None
     assert [str(t) for t in win.hand.concealed] == tiles[4:-1]
+
+
+def test_melds_laid_touching_are_still_separate_melds() -> None:
+    """No gap read between two melds (a box's jitter closes a narrow one): each turned tile
+    starts or ends its own meld, so 4m-5m-6m beside 3p-1p-2p is two chows, not six hand tiles."""
+    from vision.layout import HAND_V, TILE_H, TILE_W, to_table
+
+    names = [("4m", True), ("5m", False), ("6m", False), ("3p", True), ("1p", False), ("2p", False)]
+    u, seen = 0.0, []
+    for name, turned in names:
+        width = TILE_H if turned else TILE_W
+        seen.append(TableDetection(name, *to_table(0, u + width / 2, HAND_V), sideways=turned))
+        u += width
+    observed = Stabiliser(confirm_frames=1).update(seen).seats[0]
+    assert [(tuple(map(str, m.tiles)), m.source) for m in observed.melds] == [
+        (("4m", "5m", "6m"), RelativeSeat.UPPER),
+        (("3p", "1p", "2p"), RelativeSeat.UPPER),
+    ]
+    assert observed.revealed == ()
+    seen[4] = TableDetection("9s", seen[4].x, seen[4].y, sideways=False)  # no meld: 3p 9s 2p
+    assert Stabiliser(confirm_frames=1).update(seen).seats[0].melds == ()
