@@ -236,20 +236,23 @@ class Stabiliser:
         return bool(near) and all(i in seen for i in near)
 
     def observation(self) -> TableObservation:
-        """What the confirmed tracks show. Two river tracks closer than ``SAME_TILE`` are one
-        tile (tiles never overlap): a second box over part of a discard, kept apart from its
-        track (a wide stray reads as turned, so it does not crowd the upright tile), is not a
-        second discard; the track seen most is the tile."""
+        """What the confirmed tracks show. Two tracks closer than ``SAME_TILE`` are one tile
+        (tiles never overlap): a second box over part of a discard, kept apart from its track
+        (a wide stray reads as turned, so it does not crowd the upright tile), is not a second
+        discard, nor one over part of a meld's tile a fourth tile of that meld (national seed
+        1000: a pung of 8s read as a kong); the track seen most is the tile."""
         rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
         rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
         kept: list[_Track] = []
         confirmed = [t for t in self.tracks if t.confirmed]
         for track in sorted(confirmed, key=lambda t: t.votes.total(), reverse=True):
             place = place_of(track.x, track.y)
+            if place.zone not in ("river", "hand_row"):
+                continue
+            if any(_apart(track, other) < SAME_TILE for other in kept):
+                continue
+            kept.append(track)
             if place.zone == "river" and place.row is not None and place.column is not None:
-                if any(_apart(track, other) < SAME_TILE for other in kept):
-                    continue
-                kept.append(track)
                 rivers[place.seat].append((place.row, place.column, track.tile))
             elif place.zone == "hand_row":
                 half = (TILE_H if track.sideways else TILE_W) / 2

@@ -195,3 +195,22 @@ def test_a_meld_row_pushed_along_by_an_added_kong_leaves_no_ghosts() -> None:
     assert sorted(str(t) for m in after.melds for t in m.tiles) == sorted(
         ["C"] * 4 + ["2p", "1p", "3p", "6m", "4m", "5m"]
     )
+
+
+def test_two_tracks_over_one_meld_tile_are_one_tile() -> None:
+    """A second box over part of a meld's tile, tracked apart, is not a fourth tile: a pung
+    read as a kong had been published as a kong the seat never made (national seed 1000)."""
+    from vision.layout import HAND_V, TILE_H, TILE_W, to_table
+
+    u = 0.3
+    seen = [
+        TableDetection("8s", *to_table(2, u, HAND_V), sideways=False),
+        TableDetection("8s", *to_table(2, u + (TILE_W + TILE_H) / 2, HAND_V), sideways=True),
+        TableDetection("8s", *to_table(2, u + TILE_W + TILE_H, HAND_V), sideways=False),
+        TableDetection("8s", *to_table(2, u, HAND_V + 0.3 * TILE_H), sideways=False),  # stray
+    ]
+    stabiliser = Stabiliser(confirm_frames=2)  # both boxes start tracks before either confirms
+    stabiliser.update(seen)
+    observed = stabiliser.update(seen).seats[2]
+    assert [len(m.tiles) for m in observed.melds] == [3]
+    assert observed.revealed == ()
