@@ -240,12 +240,14 @@ class Stabiliser:
         (tiles never overlap): a second box over part of a discard, kept apart from its track
         (a wide stray reads as turned, so it does not crowd the upright tile), is not a second
         discard, nor one over part of a meld's tile a fourth tile of that meld (national seed
-        1000: a pung of 8s read as a kong); the track seen most is the tile."""
+        1000: a pung of 8s read as a kong). The tile is a track not counted missing (a ghost of
+        a meld pushed along is, and the tile now lying there is not), then the one seen most."""
         rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
         rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
         kept: list[_Track] = []
         confirmed = [t for t in self.tracks if t.confirmed]
-        for track in sorted(confirmed, key=lambda t: t.votes.total(), reverse=True):
+        ranked = sorted(confirmed, key=lambda t: (t.missing == 0, t.votes.total()), reverse=True)
+        for track in ranked:
             place = place_of(track.x, track.y)
             if place.zone not in ("river", "hand_row"):
                 continue
