@@ -161,10 +161,12 @@ def test_a_self_drawn_tile_laid_apart_is_the_winning_tile() -> None:
     assert "Closed Wait" in names  # 2p-4p waiting on 3p
 
 
-@pytest.mark.parametrize("seed", [5, 9])
+@pytest.mark.parametrize("seed", [5, 9, 115, 232])
 def test_national_hands_with_flowers_score_the_same_from_the_camera(seed: int) -> None:
     """144 tiles with flowers, MCR scoring: the flowers' fans, the wall they use and the wait
-    of each self-drawn tile laid apart all come out as the truth's."""
+    of each self-drawn tile laid apart all come out as the truth's. Seed 9 adds a kong to a
+    pung (its re-laid tiles are not a second pung); seeds 115 and 232 lay tiles where a meld
+    pushed along by a kong lay (its ghost must give way to them)."""
     scored = exact_scored_hands(seed, 3, procedure="national")
     assert all(h.truth is not None for h in scored)
     assert any("Flower Tiles" in str(h.truth) for h in scored)
