@@ -12,7 +12,8 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
     {"type": "face_down_kong", "seat": 1, "frame": 131}
       (four backs in a hand row: a concealed kong laid face down, its kind not seen)
     {"type": "flower", "seat": 2, "tile": "3f", "frame": 12}
-      (a flower set aside face up in the seat's hand row, reported once)
+      (a flower set aside face up in the seat's hand row, reported once; one read as a kind
+      already on the table is reported as a free one, with ``read_as`` the kind it was read as)
     {"type": "flowers_corrected", "seat": 2, "flowers": ["4f"], "frame": 20}
       (the seat's flowers read again as other kinds, none more: for the referee, not the engine)
     {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}

@@ -23,6 +23,7 @@ class Reported:
         self.kongs: list[Counter[str]] = [Counter() for _ in range(4)]
         self.face_down = [0, 0, 0, 0]
         self.flowers: list[tuple[Tile, ...]] = [()] * 4
+        self.flowers_read: list[tuple[Tile, ...]] = [()] * 4  # as read, before _spare_flower
 
     def melds_shown(self, seat: int) -> int:
         """The melds the seat has shown: each reported once (an added kong is its pung grown)."""
@@ -52,17 +53,24 @@ class Reported:
             kongs.clear()
         self.face_down = [0, 0, 0, 0]
         self.flowers = [()] * 4
+        self.flowers_read = [()] * 4
         return True
 
     def _flower_news(self, event: dict[str, object], showing: tuple[Tile, ...]) -> bool:
         seat = int(str(event["seat"]))
         reported = self.flowers[seat]
         if len(showing) > len(reported):
-            self.flowers[seat] = (*reported, Tile.parse(str(event["tile"])))
+            tile = Tile.parse(str(event["tile"]))
+            taken = {t for flowers in self.flowers for t in flowers}
+            spare = _spare_flower(tile, taken) if tile in taken else None
+            self.flowers_read[seat] = (*self.flowers_read[seat], tile)
+            if spare is not None:  # a set holds one of each: one of the two is misread
+                event["read_as"], event["tile"], tile = str(tile), str(spare), spare
+            self.flowers[seat] = (*reported, tile)
             return True
-        if Counter(showing) == Counter(reported):
+        if Counter(showing) == Counter(self.flowers_read[seat]):
             return False
-        self.flowers[seat] = showing
+        self.flowers[seat] = self.flowers_read[seat] = showing
         event["type"] = "flowers_corrected"
         event["flowers"] = [str(t) for t in showing]
         del event["tile"]
@@ -108,3 +116,15 @@ class Reported:
             return False
         reported.append(tiles)
         return True
+
+
+def _spare_flower(read: Tile, taken: set[Tile]) -> Tile | None:
+    """A flower not yet on the table for one read as a kind already there: the lowest free
+    one of its group (flowers 1-4, seasons 5-8), else of the other; None when all eight are."""
+    group = range(1, 5) if read.rank <= 4 else range(5, 9)
+    other = range(5, 9) if read.rank <= 4 else range(1, 5)
+    for number in (*group, *other):
+        tile = Tile.parse(f"{number}f")
+        if tile not in taken:
+            return tile
+    return None

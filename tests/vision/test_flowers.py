@@ -104,6 +104,31 @@ def test_each_flower_is_reported_once_and_a_misread_one_is_corrected() -> None:
     assert [e["tile"] for e in exact_frames(reader, spec, 5)] == ["3f"]
 
 
+def test_a_flower_read_as_one_already_on_the_table_is_reported_as_a_free_one() -> None:
+    """A set holds one of each flower: a second 2f is a misread, and the engine must not be
+    told of two (a false fifth-copy alert for the referee); the camera's reading is kept."""
+    reader, spec = _reader(), TableSpec()
+    spec.flowers[1] = ["2f"]
+    first = exact_frames(reader, spec, 5)
+    spec.flowers[3] = ["2f"]
+    second = exact_frames(reader, spec, 5)
+    assert [(e["seat"], e["tile"], e.get("read_as")) for e in first + second] == [
+        (1, "2f", None),
+        (3, "1f", "2f"),
+    ]
+    assert exact_frames(reader, spec, 5) == []  # still read 2f: nothing new
+    spec.flowers[0] = ["1f", "6f"]  # 1f now taken: a season read twice becomes 5f
+    spec.flowers[2] = ["6f"]
+    third = exact_frames(reader, spec, 5)
+    read = sorted((e["seat"], e["tile"], e.get("read_as")) for e in third)
+    assert read in (
+        [(0, "3f", "1f"), (0, "6f", None), (2, "5f", "6f")],
+        [(0, "3f", "1f"), (0, "5f", "6f"), (2, "6f", None)],
+    )
+    table, _ = _bridged(first + second + third)
+    assert not table.violations, table.violations
+
+
 def test_a_flower_and_its_seats_discard_seen_together_come_flower_first() -> None:
     reader, spec = _reader(), TableSpec()
     spec.flowers[0] = ["5f"]
