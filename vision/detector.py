@@ -33,6 +33,7 @@ from vision.crops import (
     CLASSES_OUT,
     crop_tile,
     decode,
+    flat_centres,
     is_sideways,
     kind_probabilities,
     turned_half,
@@ -195,8 +196,9 @@ class Detector:
             return []
         keep = drop_straddlers(boxes, classes == 0)
         boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
-        # a confident "back" needs no identity: skip the classifier for walls
+        # a confident, flat "back" needs no identity: skip the classifier for walls
         plain_back = (classes == 1) & (scores >= self.back_confidence)
+        plain_back[plain_back] = flat_centres(canvas, boxes[plain_back])
         out: list[Detection] = []
         for box, score in zip(boxes[plain_back], scores[plain_back], strict=True):
             orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0

@@ -139,3 +139,31 @@ def test_degenerate_and_outside_boxes_are_dropped_not_crashed_on(faces) -> None:
     canvas = np.full((CANVAS, CANVAS, 3), 90, np.uint8)
     found = Detector(boxes=TruthBoxes(boxes)).detect_table(canvas)
     assert [tuple(round(v) for v in d.box) for d in found] == [(100, 100, 133, 146)]
+
+
+class BackBoxes(TruthBoxes):
+    """Calls every given box a confident "back", as the detector does to some blurred faces."""
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.calls += 1
+        return self.boxes, np.full(len(self.boxes), 0.9), np.ones(len(self.boxes), np.int64)
+
+
+def test_a_face_called_a_confident_back_is_still_read(faces) -> None:
+    spec = TableSpec(concealed=[0] * 4, walls=[(0, 4), (0, 0), (0, 0), (0, 0)])
+    spec.rivers = [["9s", "7s", "4s"], [], ["9s"], []]
+    frame = render_frame(spec, faces, np.random.default_rng(5), arms=0, distortion=0.0)
+    calibration = Calibration(tuple((float(x), float(y)) for x, y in frame.table_corners))
+    homography = calibration.homography(CANVAS)
+    canvas = calibration.rectify(frame.image, CANVAS)
+    truth, boxes = [], []
+    for label in frame.labels:
+        quad = cv2.perspectiveTransform(label.corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        boxes.append([*quad.min(axis=0), *quad.max(axis=0)])
+        truth.append(label.spot.name)
+    assert truth.count("back") == 4 and len(truth) == 8  # four stacks seen from above, four faces
+    canvas = cv2.GaussianBlur(canvas, (0, 0), 1.5)  # a blurred frame, as when it happens
+    found = Detector(boxes=BackBoxes(np.array(boxes))).detect_table(canvas)
+    overlaps = iou(np.array(boxes), np.array([d.box for d in found]))
+    read = [found[int(row.argmax())].tile for row in overlaps]
+    assert read == truth
