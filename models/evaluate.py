@@ -139,6 +139,7 @@ def rendered_scenes(  # type: ignore[no-untyped-def]
         "map50_95": map5095,
         "ap50": ap50,
         "recall": recall,
+        "class_tiles": {n: int(matrix[i].sum()) for i, n in enumerate(names) if matrix[i].sum()},
         "orientation_accuracy": orient_ok / max(orient_n, 1),
         "false_detections": int(matrix[-1].sum()),
         "missed": int(matrix[:, -1].sum()),

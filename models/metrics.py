@@ -122,6 +122,24 @@ def confusion(
     return matrix
 
 
+def wilson_interval(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a proportion of ``hits`` in ``total``.
+
+    A class's recall over a few dozen tiles is decided by one tile either way; the interval says
+    whether a recall under a target is under it for sure or only by chance.
+    """
+    if total <= 0:
+        return 0.0, 1.0
+    share = hits / total
+    centre = (share + z * z / (2 * total)) / (1 + z * z / total)
+    half = (
+        z
+        / (1 + z * z / total)
+        * float(np.sqrt(share * (1 - share) / total + z * z / (4 * total**2)))
+    )
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
 @dataclass(frozen=True)
 class ReadingErrors:
     map50: float

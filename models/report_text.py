@@ -11,6 +11,45 @@ from pathlib import Path
 
 from models.evaluate_real import real_lines
 from models.faces import class_names
+from models.metrics import wilson_interval
+
+RECALL_TARGET = 0.98
+
+
+def _class_table(scenes: dict, names: list[str]) -> list[str]:
+    """Per-class AP50 and recall; with tile counts (newer metrics.json) their 95 % intervals."""
+    tiles = scenes.get("class_tiles", {})
+    recall = scenes["recall"]
+    under = [n for n in names if n in recall and recall[n] < RECALL_TARGET]
+    shown = [n for n in names if n in recall]
+    lines = [
+        "",
+        f"Classes with recall >= {RECALL_TARGET}: {len(shown) - len(under)} of {len(shown)}"
+        + (f" (under: {', '.join(f'{n} {recall[n]:.3f}' for n in under)})" if under else "")
+        + ".",
+    ]
+    if not tiles:
+        lines += ["", "| class | AP50 | recall |", "| --- | --- | --- |"]
+        for name in names:
+            if name in scenes["ap50"]:
+                lines.append(f"| {name} | {scenes['ap50'][name]:.3f} | {recall.get(name, 0):.3f} |")
+        return lines
+    lines += [
+        "",
+        "| class | AP50 | recall | true tiles | not read | recall 95 % interval |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name in names:
+        if name not in scenes["ap50"] or name not in tiles:
+            continue
+        total = tiles[name]
+        hits = round(recall.get(name, 0) * total)
+        low, high = wilson_interval(hits, total)
+        lines.append(
+            f"| {name} | {scenes['ap50'][name]:.3f} | {recall.get(name, 0):.3f} | {total} "
+            f"| {total - hits} | {low:.3f}-{high:.3f} |"
+        )
+    return lines
 
 
 def report_markdown(
@@ -46,12 +85,7 @@ def report_markdown(
             f"mAP50 {b['map50']:.4f}, mAP50-95 {b['map50_95']:.4f}, "
             f"{b['seconds_per_frame']:.3f} s per frame"
         )
-    lines += ["", "| class | AP50 | recall |", "| --- | --- | --- |"]
-    for name in names:
-        if name in scenes["ap50"]:
-            lines.append(
-                f"| {name} | {scenes['ap50'][name]:.3f} | {scenes['recall'].get(name, 0):.3f} |"
-            )
+    lines += _class_table(scenes, names)
     lines += ["", "Confusion matrix (rows true, columns predicted): `confusion.png`.", ""]
     lines += real_lines(crops, tables)
     lines += _hands("Complete engine hands", hands)
