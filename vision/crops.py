@@ -66,6 +66,17 @@ def decode(index: int, box: Sequence[float]) -> tuple[str, int]:
     return TILE_NAMES[kind], (90 if is_sideways(box) else 0) + 180 * upside_down
 
 
+def best_output(row: np.ndarray) -> int:
+    """The output to report for one crop's outputs: the kind (or back) with the most
+    probability over both ways up, then its likelier way up. A blurred face whose two ways up
+    split one kind's probability is not taken for a kind that wins a single output."""
+    kinds = kind_probabilities(row)
+    kind = int(kinds.argmax())
+    if kind == len(TILE_NAMES):
+        return BACK_INDEX
+    return 2 * kind + int(row[2 * kind + 1] > row[2 * kind])
+
+
 def kind_probabilities(probs: np.ndarray) -> np.ndarray:
     """Per-class probability (42 designs + back) summed over the two orientations."""
     kinds = probs[..., :-1].reshape(*probs.shape[:-1], len(TILE_NAMES), 2).sum(axis=-1)

@@ -31,6 +31,7 @@ from vision.closeup import MIN_SIDE, CloseupReader
 from vision.crop_memory import CropMemory
 from vision.crops import (
     CLASSES_OUT,
+    best_output,
     crop_tile,
     decode,
     flat_centres,
@@ -216,7 +217,7 @@ class Detector:
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
         kinds = kind_probabilities(probs)
         for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
-            name, orientation = decode(int(row.argmax()), box)
+            name, orientation = decode(best_output(row), box)
             if table and name != "back":
                 orientation = _seat_orientation(row, box, orientation)
             confidence = float(score) * float(kind_row.max()) ** self.reader_power
@@ -272,7 +273,7 @@ def _box(values: np.ndarray) -> tuple[float, float, float, float]:
 def _seat_orientation(probs: np.ndarray, box: np.ndarray, read: int) -> int:
     """On a rectified table, a face that reads the same both ways up (1p, 8p, white dragon...)
     takes the orientation its seat gives it: tiles face their owner, a claimed tile turned 90."""
-    best = int(probs[:-1].argmax())
+    best = best_output(probs)
     pair = probs[best - best % 2 : best - best % 2 + 2]
     if pair.max() < 4 * pair.min():  # the classifier cannot tell up from down
         x1, y1, x2, y2 = (float(v) for v in box)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from models.camera import render_frame
 from models.metrics import iou
 from vision.boxes import CANVAS, anchor_grid, decode_boxes, drop_straddlers
 from vision.calibration import Calibration
+from vision.crops import BACK_INDEX, CLASSES_OUT, TILE_NAMES, best_output, decode
 from vision.detector import Detector
 from vision.layout import TableSpec
 
@@ -167,3 +169,38 @@ def test_a_face_called_a_confident_back_is_still_read(faces) -> None:
     overlaps = iou(np.array(boxes), np.array([d.box for d in found]))
     read = [found[int(row.argmax())].tile for row in overlaps]
     assert read == truth
+
+
+class SplitClassifier:
+    """Reads every crop as 2f upright 0.40, else 3f: 0.32 upright, 0.28 upside down."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        row = np.zeros(CLASSES_OUT, np.float32)
+        two, three = TILE_NAMES.index("2f"), TILE_NAMES.index("3f")
+        row[2 * two], row[2 * three], row[2 * three + 1] = 0.40, 0.32, 0.28
+        return np.tile(row, (len(crops), 1))
+
+
+def test_the_kind_named_is_the_likeliest_over_both_ways_up() -> None:
+    """A blurred face whose one kind's probability splits between its two ways up is that kind,
+    not the kind that wins a single output; its confidence is the kind's, as it always was."""
+    row = SplitClassifier().classify(np.zeros((1, 48, 36, 3), np.uint8))[0]
+    assert decode(best_output(row), (0, 0, 36, 48)) == ("3f", 0)
+    row[2 * TILE_NAMES.index("3f") + 1] = 0.33  # upside down now the likelier way up
+    assert decode(best_output(row), (0, 0, 48, 36)) == ("3f", 270)
+    back = np.zeros(CLASSES_OUT, np.float32)
+    back[[0, 1, BACK_INDEX]] = 0.3, 0.3, 0.4  # 1m 0.6 over both ways up beats back
+    assert decode(best_output(back), (0, 0, 36, 48)) == ("1m", 0)
+    back[BACK_INDEX] = 0.7
+    assert decode(best_output(back), (0, 0, 36, 48))[0] == "back"
+    canvas = np.full((CANVAS, CANVAS, 3), 200, np.uint8)
+    boxes = np.array([[500, 100, 536, 148]], np.float32)  # a river tile of the top seat
+    detector = Detector(  # no second look: it would even the two ways up out
+        boxes=TruthBoxes(boxes),
+        classifier=SplitClassifier(),  # type: ignore[arg-type]
+        second_look_below=0.0,
+        use_expert=False,
+        reread_unsure=False,
+    )
+    (found,) = detector.detect_table(canvas)
+    assert found.tile == "3f" and found.confidence == pytest.approx(0.9 * 0.6, abs=1e-3)
