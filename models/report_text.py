@@ -28,27 +28,20 @@ def _class_table(scenes: dict, names: list[str]) -> list[str]:
         + (f" (under: {', '.join(f'{n} {recall[n]:.3f}' for n in under)})" if under else "")
         + ".",
     ]
-    if not tiles:
-        lines += ["", "| class | AP50 | recall |", "| --- | --- | --- |"]
-        for name in names:
-            if name in scenes["ap50"]:
-                lines.append(f"| {name} | {scenes['ap50'][name]:.3f} | {recall.get(name, 0):.3f} |")
-        return lines
-    lines += [
-        "",
-        "| class | AP50 | recall | true tiles | not read | recall 95 % interval |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
+    header = ["class", "AP50", "recall"]
+    if tiles:
+        header += ["true tiles", "not read", "recall 95 % interval"]
+    lines += ["", "| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     for name in names:
-        if name not in scenes["ap50"] or name not in tiles:
+        if name not in scenes["ap50"] or (tiles and name not in tiles):
             continue
-        total = tiles[name]
-        hits = round(recall.get(name, 0) * total)
-        low, high = wilson_interval(hits, total)
-        lines.append(
-            f"| {name} | {scenes['ap50'][name]:.3f} | {recall.get(name, 0):.3f} | {total} "
-            f"| {total - hits} | {low:.3f}-{high:.3f} |"
-        )
+        cells = [name, f"{scenes['ap50'][name]:.3f}", f"{recall.get(name, 0):.3f}"]
+        if tiles:
+            total = tiles[name]
+            hits = round(recall.get(name, 0) * total)  # recall is hits / total
+            low, high = wilson_interval(hits, total)
+            cells += [str(total), str(total - hits), f"{low:.3f}-{high:.3f}"]
+        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 

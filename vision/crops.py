@@ -66,15 +66,15 @@ def decode(index: int, box: Sequence[float]) -> tuple[str, int]:
     return TILE_NAMES[kind], (90 if is_sideways(box) else 0) + 180 * upside_down
 
 
-def best_output(row: np.ndarray) -> int:
-    """The output to report for one crop's outputs: the kind (or back) with the most
+def best_outputs(probs: np.ndarray) -> np.ndarray:
+    """The output to report for each crop (rows of ``probs``): the kind (or back) with the most
     probability over both ways up, then its likelier way up. A blurred face whose two ways up
     split one kind's probability is not taken for a kind that wins a single output."""
-    kinds = kind_probabilities(row)
-    kind = int(kinds.argmax())
-    if kind == len(TILE_NAMES):
-        return BACK_INDEX
-    return 2 * kind + int(row[2 * kind + 1] > row[2 * kind])
+    kind = kind_probabilities(probs).argmax(axis=1)
+    design = np.minimum(kind, len(TILE_NAMES) - 1)
+    rows = np.arange(len(probs))
+    upside_down = probs[rows, 2 * design + 1] > probs[rows, 2 * design]
+    return np.where(kind == len(TILE_NAMES), BACK_INDEX, 2 * design + upside_down)
 
 
 def kind_probabilities(probs: np.ndarray) -> np.ndarray:

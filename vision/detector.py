@@ -31,7 +31,7 @@ from vision.closeup import MIN_SIDE, CloseupReader
 from vision.crop_memory import CropMemory
 from vision.crops import (
     CLASSES_OUT,
-    best_output,
+    best_outputs,
     crop_tile,
     decode,
     flat_centres,
@@ -215,11 +215,13 @@ class Detector:
                     canvas, faces, probs, self.read_crops, self.second_look_below
                 )
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
-        kinds = kind_probabilities(probs)
-        for box, score, row, kind_row in zip(faces, face_scores, probs, kinds, strict=True):
-            name, orientation = decode(best_output(row), box)
+        kinds, outputs = kind_probabilities(probs), best_outputs(probs)
+        for box, score, row, kind_row, output in zip(
+            faces, face_scores, probs, kinds, outputs, strict=True
+        ):
+            name, orientation = decode(int(output), box)
             if table and name != "back":
-                orientation = _seat_orientation(row, box, orientation)
+                orientation = _seat_orientation(row, int(output), box, orientation)
             confidence = float(score) * float(kind_row.max()) ** self.reader_power
             found = Detection(name, _box(box), confidence, orientation)
             if source is not None and name.endswith("f"):
@@ -270,10 +272,10 @@ def _box(values: np.ndarray) -> tuple[float, float, float, float]:
     return x1, y1, x2, y2
 
 
-def _seat_orientation(probs: np.ndarray, box: np.ndarray, read: int) -> int:
+def _seat_orientation(probs: np.ndarray, best: int, box: np.ndarray, read: int) -> int:
     """On a rectified table, a face that reads the same both ways up (1p, 8p, white dragon...)
-    takes the orientation its seat gives it: tiles face their owner, a claimed tile turned 90."""
-    best = best_output(probs)
+    takes the orientation its seat gives it: tiles face their owner, a claimed tile turned 90.
+    ``best``: the output the face was read as (``best_outputs``)."""
     pair = probs[best - best % 2 : best - best % 2 + 2]
     if pair.max() < 4 * pair.min():  # the classifier cannot tell up from down
         x1, y1, x2, y2 = (float(v) for v in box)
