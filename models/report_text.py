@@ -28,6 +28,8 @@ def _class_table(scenes: dict, names: list[str]) -> list[str]:
         + (f" (under: {', '.join(f'{n} {recall[n]:.3f}' for n in under)})" if under else "")
         + ".",
     ]
+    if tiles:
+        lines += _interval_summary(recall, tiles, shown)
     header = ["class", "AP50", "recall"]
     if tiles:
         header += ["true tiles", "not read", "recall 95 % interval"]
@@ -43,6 +45,27 @@ def _class_table(scenes: dict, names: list[str]) -> list[str]:
             cells += [str(total), str(total - hits), f"{low:.3f}-{high:.3f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _interval_summary(recall: dict, tiles: dict, shown: list[str]) -> list[str]:
+    """Which classes are under the target for sure (their whole 95 % interval is), and the
+    lowest interval's start: a recall a tile or two under the target over a few hundred tiles
+    can be chance, one whose interval lies under it is not."""
+    bounds = {}
+    for name in shown:
+        if name in tiles:
+            total = tiles[name]
+            bounds[name] = wilson_interval(round(recall[name] * total), total)
+    if not bounds:
+        return []
+    sure = [n for n, (_, high) in bounds.items() if high < RECALL_TARGET]
+    lowest = min(bounds, key=lambda n: bounds[n][0])
+    return [
+        "",
+        f"Classes whose whole 95 % interval lies under {RECALL_TARGET}: "
+        + (", ".join(sure) if sure else "none")
+        + f"; the lowest interval starts at {bounds[lowest][0]:.3f} ({lowest}).",
+    ]
 
 
 def report_markdown(

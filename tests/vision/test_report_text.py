@@ -51,3 +51,11 @@ def test_an_older_metrics_file_without_tile_counts_still_reports() -> None:
     text = report_markdown(_scenes(), None, None)
     assert "| 3f | 0.980 | 0.968 |" in text
     assert "interval" not in text
+
+
+def test_report_tells_a_class_under_target_by_chance_from_one_under_for_sure() -> None:
+    by_chance = report_markdown(_scenes(class_tiles={"1m": 100, "3f": 62}), None, None)
+    low = wilson_interval(60, 62)[0]
+    assert f"lies under 0.98: none; the lowest interval starts at {low:.3f} (3f)." in by_chance
+    many = _scenes(recall={"1m": 1.0, "3f": 600 / 620}, class_tiles={"1m": 100, "3f": 620})
+    assert "lies under 0.98: 3f;" in report_markdown(many, None, None)
