@@ -16,6 +16,16 @@ from models.metrics import wilson_interval
 RECALL_TARGET = 0.98
 
 
+def _intervals(recall: dict, tiles: dict) -> dict[str, tuple[int, int, float, float]]:
+    """Per class with a tile count: (hits, true tiles, and the recall's 95 % interval)."""
+    out = {}
+    for name, total in tiles.items():
+        if name in recall:
+            hits = round(recall[name] * total)  # recall is hits / total
+            out[name] = (hits, total, *wilson_interval(hits, total))
+    return out
+
+
 def _class_table(scenes: dict, names: list[str]) -> list[str]:
     """Per-class AP50 and recall; with tile counts (newer metrics.json) their 95 % intervals."""
     tiles = scenes.get("class_tiles", {})
@@ -28,8 +38,8 @@ def _class_table(scenes: dict, names: list[str]) -> list[str]:
         + (f" (under: {', '.join(f'{n} {recall[n]:.3f}' for n in under)})" if under else "")
         + ".",
     ]
-    if tiles:
-        lines += _interval_summary(recall, tiles, shown)
+    intervals = _intervals(recall, tiles)
+    lines += _interval_summary(intervals)
     header = ["class", "AP50", "recall"]
     if tiles:
         header += ["true tiles", "not read", "recall 95 % interval"]
@@ -39,32 +49,25 @@ def _class_table(scenes: dict, names: list[str]) -> list[str]:
             continue
         cells = [name, f"{scenes['ap50'][name]:.3f}", f"{recall.get(name, 0):.3f}"]
         if tiles:
-            total = tiles[name]
-            hits = round(recall.get(name, 0) * total)  # recall is hits / total
-            low, high = wilson_interval(hits, total)
+            hits, total, low, high = intervals.get(name, (0, tiles[name], 0.0, 1.0))
             cells += [str(total), str(total - hits), f"{low:.3f}-{high:.3f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
-def _interval_summary(recall: dict, tiles: dict, shown: list[str]) -> list[str]:
+def _interval_summary(intervals: dict[str, tuple[int, int, float, float]]) -> list[str]:
     """Which classes are under the target for sure (their whole 95 % interval is), and the
     lowest interval's start: a recall a tile or two under the target over a few hundred tiles
     can be chance, one whose interval lies under it is not."""
-    bounds = {}
-    for name in shown:
-        if name in tiles:
-            total = tiles[name]
-            bounds[name] = wilson_interval(round(recall[name] * total), total)
-    if not bounds:
+    if not intervals:
         return []
-    sure = [n for n, (_, high) in bounds.items() if high < RECALL_TARGET]
-    lowest = min(bounds, key=lambda n: bounds[n][0])
+    sure = [n for n, (*_, high) in intervals.items() if high < RECALL_TARGET]
+    lowest = min(intervals, key=lambda n: intervals[n][2])
     return [
         "",
         f"Classes whose whole 95 % interval lies under {RECALL_TARGET}: "
         + (", ".join(sure) if sure else "none")
-        + f"; the lowest interval starts at {bounds[lowest][0]:.3f} ({lowest}).",
+        + f"; the lowest interval starts at {intervals[lowest][2]:.3f} ({lowest}).",
     ]
 
 

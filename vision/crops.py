@@ -66,11 +66,12 @@ def decode(index: int, box: Sequence[float]) -> tuple[str, int]:
     return TILE_NAMES[kind], (90 if is_sideways(box) else 0) + 180 * upside_down
 
 
-def best_outputs(probs: np.ndarray) -> np.ndarray:
+def best_outputs(probs: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
     """The output to report for each crop (rows of ``probs``): the kind (or back) with the most
     probability over both ways up, then its likelier way up. A blurred face whose two ways up
-    split one kind's probability is not taken for a kind that wins a single output."""
-    kind = kind_probabilities(probs).argmax(axis=1)
+    split one kind's probability is not taken for a kind that wins a single output. ``kinds``:
+    ``kind_probabilities(probs)`` when the caller has it already."""
+    kind = (kind_probabilities(probs) if kinds is None else kinds).argmax(axis=1)
     design = np.minimum(kind, len(TILE_NAMES) - 1)
     rows = np.arange(len(probs))
     upside_down = probs[rows, 2 * design + 1] > probs[rows, 2 * design]

@@ -215,7 +215,8 @@ class Detector:
                     canvas, faces, probs, self.read_crops, self.second_look_below
                 )
             faces, probs = settle_square_boxes(canvas, faces, probs, self.read_crops)
-        kinds, outputs = kind_probabilities(probs), best_outputs(probs)
+        kinds = kind_probabilities(probs)
+        outputs = best_outputs(probs, kinds)
         for box, score, row, kind_row, output in zip(
             faces, face_scores, probs, kinds, outputs, strict=True
         ):
