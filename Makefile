@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test setup setup-dev lint
+.PHONY: demo test test-training setup setup-dev lint
 
 $(BIN)/tilesight: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -13,6 +13,18 @@ $(BIN)/tilesight: pyproject.toml
 
 $(VENV)/.dev: $(BIN)/tilesight
 	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+# The training extra (ultralytics, torch) in .venv; Blender's Python module in its own
+# .venv-render (about 1 GB; it renders the photo scenes, models/scenes).
+$(VENV)/.train: $(VENV)/.dev
+	$(BIN)/pip install -q -e '.[train]'
+	touch $@
+
+.venv-render/.ready: pyproject.toml
+	$(PY) -m venv .venv-render
+	.venv-render/bin/pip install -q --upgrade pip
+	.venv-render/bin/pip install -q -e '.[render]'
 	touch $@
 
 setup: $(BIN)/tilesight
@@ -26,6 +38,10 @@ test: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# Smoke tests of the scene generator and of training, on a tiny budget (CI runs them too).
+test-training: $(VENV)/.train .venv-render/.ready
+	$(BIN)/pytest -q -m "training or render"
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy

@@ -34,6 +34,7 @@ def test_file_names_map_to_engine_notation(stem: str, name: str | None) -> None:
     assert notation(stem) == name
 
 
+@pytest.mark.training
 def test_every_kind_rasterises_in_both_styles() -> None:
     pytest.importorskip("cairosvg", reason="training extra")
     if not CC0.is_dir():

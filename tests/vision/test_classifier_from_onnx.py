@@ -8,6 +8,7 @@ import pytest
 from vision.boxes import WEIGHTS
 from vision.detector import OnnxClassifier
 
+pytestmark = pytest.mark.training
 torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
 
 

@@ -69,6 +69,7 @@ def test_the_expert_alone_reads_rendered_river_tiles(rivers) -> None:
     assert right[RIVERS:].mean() >= 0.8, f"smeared: {right[RIVERS:].mean():.3f}"
 
 
+@pytest.mark.training
 def test_an_expert_trained_for_a_time_budget_exports_and_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
     torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
     from models.expert import build_expert, train_expert
@@ -96,6 +97,7 @@ def test_an_expert_trained_for_a_time_budget_exports_and_goes_on(tmp_path) -> No
     assert (tmp_path / "again.pt").exists()
 
 
+@pytest.mark.training
 def test_the_committed_expert_loads_back_from_its_onnx_for_fine_tuning(rivers) -> None:
     torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
     from models.classifier import _train_mode, network_from_onnx

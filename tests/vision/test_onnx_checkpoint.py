@@ -11,6 +11,7 @@ import pytest
 from models.onnx_checkpoint import rebuild
 from vision.boxes import WEIGHTS, anchor_grid, decode_boxes
 
+pytestmark = pytest.mark.training
 pytest.importorskip("ultralytics", reason="training extra (pip install -e '.[train]')")
 
 

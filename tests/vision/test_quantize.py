@@ -11,6 +11,7 @@ import pytest
 from vision.boxes import WEIGHTS
 from vision.detector import OnnxClassifier
 
+pytestmark = pytest.mark.training
 pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from vision.boxes import WEIGHTS
 
+pytestmark = pytest.mark.training
 onnx = pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")
 
 from models.soup import SoupError, average_classifiers  # noqa: E402

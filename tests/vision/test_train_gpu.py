@@ -68,6 +68,7 @@ def test_the_learning_rate_cycle_warms_up_then_falls_to_nothing() -> None:
     assert rising == sorted(rising) and falling == sorted(falling, reverse=True)
 
 
+@pytest.mark.training
 def test_a_classifier_trained_for_a_time_budget_stops_and_exports(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
     from models.classifier import train_classifier

@@ -1,0 +1,1 @@
+"""The photo detector: its training from rendered scenes and its evaluation."""

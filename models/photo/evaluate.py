@@ -1,0 +1,146 @@
+"""Evaluate photo reading on real and rendered photographs, side by side, per class.
+
+    PYTHONPATH=. .venv/bin/python -m models.photo.evaluate --out models/photo/report \
+        --rendered ~/.cache/tilesight/scenes/eval ~/.cache/tilesight/scenes/eval-real-faces \
+        --empty ~/.cache/tilesight/scenes/eval-empty --real hk-table-rf riichi-webcam-rf
+
+Sets: rendered scenes never trained on (our art; the held-out real Camerash faces on 3D tiles),
+rendered scenes with no tile, and labelled real photos fetched by models.photo_sources (their
+boxes hold whole tiles), plus the parts of those real photos where no tile lies (real tables,
+trays, felt and floors: none may get a box). Readers: ``photo`` (vision.photo.PhotoReader, no
+hint) and ``table`` (the table detector's uncalibrated path, ``tilesight detect`` before it,
+at its default 40 px tile) as the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.photo.report import write_report
+from models.photo.scoring import Box, Tally, Truth
+from models.scenes.obb_set import rendered, usable
+
+Reader = Callable[[np.ndarray], list[tuple[str, Box]]]
+Sample = tuple[str, np.ndarray, list[Truth]]
+
+
+def rendered_samples(folder: Path) -> Iterator[Sample]:
+    for image_path, record in rendered([folder]):
+        truths = []
+        for tile in record["tiles"]:
+            quad = np.asarray(tile["corners"], np.float64)
+            lo = np.clip(quad.min(axis=0), 0, None)
+            hi = np.minimum(quad.max(axis=0), [record["width"], record["height"]])
+            counted = usable(tile, record["width"], record["height"]) is not None
+            truths.append(Truth(tile["name"], (*lo, *hi), counted))
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is not None:
+            yield image_path.name, image, truths
+
+
+def real_samples(name: str, cache: Path) -> Iterator[Sample]:
+    from models.photo_sources import load
+
+    for image_path, record in load(name, cache):
+        if record.get("tiles") is None:
+            continue
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is not None:
+            truths = [Truth(t["tile"], tuple(t["box"])) for t in record["tiles"]]  # type: ignore[arg-type]
+            yield image_path.name, image, truths
+
+
+def empty_regions(samples: Iterator[Sample], side: int = 200) -> Iterator[Sample]:
+    """Squares of real photos (at least ``side`` px) that hold no part of any labelled tile."""
+    for name, image, truths in samples:
+        h, w = image.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        for truth in truths:
+            x1, y1, x2, y2 = truth.box
+            pad = 0.15 * max(x2 - x1, y2 - y1)
+            cv2.rectangle(
+                mask, (int(x1 - pad), int(y1 - pad)), (int(x2 + pad), int(y2 + pad)), 1, -1
+            )
+        for top in range(0, h - side + 1, side):
+            for left in range(0, w - side + 1, side):
+                if not mask[top : top + side, left : left + side].any():
+                    yield f"{name}@{left},{top}", image[top : top + side, left : left + side], []
+
+
+def photo_reader(full: bool = False) -> Reader:
+    from vision.photo import PhotoReader
+
+    reader = PhotoReader()
+    return lambda image: [
+        (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= 0.3
+    ]
+
+
+def table_reader() -> Reader:
+    from vision.detector import Detector
+
+    detector = Detector()
+    return lambda image: [(d.tile, d.box) for d in detector.detect(image) if d.confidence >= 0.3]
+
+
+def evaluate(samples: Iterator[Sample], read: Reader, limit: int | None = None) -> dict:
+    tally = Tally()
+    seconds = 0.0
+    for count, (_name, image, truths) in enumerate(samples):
+        if limit is not None and count >= limit:
+            break
+        started = time.perf_counter()
+        reported = read(image)
+        seconds += time.perf_counter() - started
+        tally.add(truths, reported)
+    summary = tally.summary()
+    summary["seconds_per_image"] = round(seconds / max(tally.images, 1), 3)
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("models/photo/report"))
+    parser.add_argument("--rendered", type=Path, nargs="*", default=[])
+    parser.add_argument("--empty", type=Path, nargs="*", default=[])
+    parser.add_argument("--real", nargs="*", default=["hk-table-rf", "riichi-webcam-rf"])
+    parser.add_argument("--cache", type=Path, default=None, help="models.photo_sources cache")
+    parser.add_argument("--readers", nargs="+", default=["photo", "table"])
+    parser.add_argument("--limit", type=int, help="at most this many images per set")
+    args = parser.parse_args()
+    from models.photo_sources import DEFAULT_CACHE
+
+    cache = (args.cache or DEFAULT_CACHE).expanduser()
+    readers = {"photo": photo_reader, "photo-full": lambda: photo_reader(full=True)}
+    readers["table"] = table_reader
+    sets: dict[str, Callable[[], Iterator[Sample]]] = {}
+    for folder in args.rendered:
+        sets[f"rendered:{folder.name}"] = lambda f=folder: rendered_samples(f)
+    for folder in args.empty:
+        sets[f"rendered, no tile:{folder.name}"] = lambda f=folder: rendered_samples(f)
+    for name in args.real:
+        if (cache / name / "labels").is_dir():
+            sets[f"real:{name}"] = lambda n=name: real_samples(n, cache)
+            sets[f"real, no tile:{name}"] = lambda n=name: empty_regions(real_samples(n, cache))
+    results: dict[str, dict[str, dict]] = {}
+    for reader_name in args.readers:
+        read = readers[reader_name]()
+        for set_name, samples in sets.items():
+            results.setdefault(set_name, {})[reader_name] = evaluate(samples(), read, args.limit)
+            print(
+                set_name, reader_name, json.dumps(results[set_name][reader_name])[:160], flush=True
+            )
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "metrics.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    write_report(results, args.out / "report.md")
+
+
+if __name__ == "__main__":
+    main()

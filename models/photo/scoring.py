@@ -1,0 +1,125 @@
+"""Counting what a photo reader got right: tiles present read right, boxes reported right.
+
+A reported tile matches the true tile whose box it overlaps most (intersection over union of
+the axis-aligned bounds at least ``MATCH_IOU``; the real sets' boxes hold the whole tile, ours
+its face, so the bar is lower than COCO's 0.5), each true tile at most once, best overlaps
+first. A true tile only partly seen (a rendered label under half visible) neither counts as
+missed nor makes a box that found it wrong.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models.metrics import wilson_interval
+
+MATCH_IOU = 0.3
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Truth:
+    tile: str | None  # engine notation or "back"; None when the source could not name it
+    box: Box
+    counted: bool = True  # False: a tile too hidden to hold a reader to
+
+
+@dataclass
+class Tally:
+    """Per-class counts over a set of images."""
+
+    present: Counter[str] = field(default_factory=Counter)  # true tiles per kind
+    read_right: Counter[str] = field(default_factory=Counter)  # ... found and named right
+    reported: Counter[str] = field(default_factory=Counter)  # boxes reported per kind read
+    reported_right: Counter[str] = field(default_factory=Counter)
+    images: int = 0
+    images_without_tiles: int = 0
+    silent_on_empty: int = 0  # images without tiles where nothing was reported
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, truths: list[Truth], reported: list[tuple[str, Box]]) -> None:
+        self.images += 1
+        if not truths:
+            self.images_without_tiles += 1
+            self.silent_on_empty += not reported
+        pairs = match([t.box for t in truths], [box for _, box in reported])
+        matched_truth = dict(pairs)
+        matched_report = {ri: ti for ti, ri in pairs}
+        for ti, truth in enumerate(truths):
+            if not truth.counted or truth.tile is None:
+                continue
+            self.present[truth.tile] += 1
+            ri = matched_truth.get(ti)
+            if ri is not None and reported[ri][0] == truth.tile:
+                self.read_right[truth.tile] += 1
+            elif ri is not None:
+                self.confusions[(truth.tile, reported[ri][0])] += 1
+        for ri, (name, _box) in enumerate(reported):
+            ti = matched_report.get(ri)
+            if ti is not None and (not truths[ti].counted or truths[ti].tile is None):
+                continue  # a box on a hidden or unnamed tile is neither right nor wrong
+            self.reported[name] += 1
+            if ti is not None and truths[ti].tile == name:
+                self.reported_right[name] += 1
+
+    def summary(self) -> dict[str, object]:
+        flowers = [k for k in self.present if k.endswith("f")]
+        out: dict[str, object] = {
+            "images": self.images,
+            "tiles": _share(sum(self.read_right.values()), sum(self.present.values())),
+            "boxes": _share(sum(self.reported_right.values()), sum(self.reported.values())),
+            "flowers": _share(
+                sum(self.read_right[k] for k in flowers), sum(self.present[k] for k in flowers)
+            ),
+            "per_class": {
+                k: _share(self.read_right[k], self.present[k]) for k in sorted(self.present)
+            },
+            "confusions": [[a, b, n] for (a, b), n in self.confusions.most_common(12)],
+        }
+        if self.images_without_tiles:
+            out["silent_on_empty"] = _share(self.silent_on_empty, self.images_without_tiles)
+        return out
+
+
+def _share(hits: int, total: int) -> dict[str, float | int]:
+    low, high = wilson_interval(hits, total)
+    return {
+        "hits": hits,
+        "total": total,
+        "share": round(hits / total, 4) if total else 0.0,
+        "low": round(low, 4),
+        "high": round(high, 4),
+    }
+
+
+def iou_matrix(a: list[Box], b: list[Box]) -> np.ndarray:
+    if not a or not b:
+        return np.zeros((len(a), len(b)))
+    x = np.asarray(a, np.float64)[:, None, :]
+    y = np.asarray(b, np.float64)[None, :, :]
+    w = np.clip(np.minimum(x[..., 2], y[..., 2]) - np.maximum(x[..., 0], y[..., 0]), 0, None)
+    h = np.clip(np.minimum(x[..., 3], y[..., 3]) - np.maximum(x[..., 1], y[..., 1]), 0, None)
+    inter = w * h
+    area = lambda v: (v[..., 2] - v[..., 0]) * (v[..., 3] - v[..., 1])  # noqa: E731
+    return inter / np.maximum(area(x) + area(y) - inter, 1e-9)
+
+
+def match(truth: list[Box], reported: list[Box], bar: float = MATCH_IOU) -> list[tuple[int, int]]:
+    """(truth index, reported index) pairs, greedily by overlap, each used once."""
+    overlap = iou_matrix(truth, reported)
+    pairs = []
+    used_t: set[int] = set()
+    used_r: set[int] = set()
+    for flat in np.argsort(-overlap, axis=None):
+        ti, ri = divmod(int(flat), overlap.shape[1])
+        if overlap[ti, ri] < bar:
+            break
+        if ti in used_t or ri in used_r:
+            continue
+        pairs.append((ti, ri))
+        used_t.add(ti)
+        used_r.add(ri)
+    return pairs

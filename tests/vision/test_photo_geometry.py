@@ -1,0 +1,80 @@
+"""The photo reader's geometry: oriented boxes, their suppression, upright quads and crops."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.photo import PhotoTile, box_corners, upright_quads, warp_crop
+from vision.photo_boxes import _suppress, rectangle_corners
+
+
+@given(
+    st.floats(50, 500),
+    st.floats(50, 500),
+    st.floats(5, 80),
+    st.floats(5, 80),
+    st.floats(0, math.pi),
+)
+def test_rectangle_corners_match_opencv(x: float, y: float, w: float, h: float, r: float) -> None:
+    ours = rectangle_corners(np.array([[x, y, w, h, r]]))[0]
+    theirs = cv2.boxPoints(((x, y), (w, h), math.degrees(r)))
+    distances = np.linalg.norm(ours[:, None, :] - theirs[None, :, :], axis=2)
+    assert distances.min(axis=1).max() < 1e-2  # the same four points, in some order
+
+
+def test_suppression_keeps_the_best_of_a_tile_seen_twice_and_both_neighbours() -> None:
+    rows = np.array(
+        [
+            [100, 100, 30, 40, 0.3, 0.9, 0],
+            [101, 100, 31, 40, 0.31, 0.6, 0],  # the same tile found at another level
+            [131, 116, 30, 40, 0.3, 0.8, 1],  # its neighbour along the row, touching
+        ]
+    )
+    kept = _suppress(rows)
+    assert [round(b.score, 2) for b in kept] == [0.9, 0.8]
+    assert [b.back for b in kept] == [False, True]
+
+
+@settings(max_examples=60)
+@given(st.floats(0, 2 * math.pi), st.floats(1.25, 1.6))
+def test_upright_quads_stand_the_long_side_up(turn: float, ratio: float) -> None:
+    corners = rectangle_corners(np.array([[200, 200, 30, 30 * ratio, turn]]))[0]
+    (quad,) = upright_quads(corners)
+    top, bottom = (quad[0] + quad[1]) / 2, (quad[3] + quad[2]) / 2
+    assert np.linalg.norm(quad[1] - quad[0]) == pytest.approx(30, abs=1e-6)  # across: short
+    assert np.linalg.norm(top - bottom) == pytest.approx(30 * ratio, abs=1e-6)
+    assert top[1] <= bottom[1] + 1e-9  # "up" points up the image; upside down is the reader's
+
+
+def test_a_nearly_square_box_is_read_both_ways_round() -> None:
+    corners = rectangle_corners(np.array([[200, 200, 30, 33, 0.2]]))[0]
+    first, second = upright_quads(corners)
+    assert not np.allclose(first, second)
+    assert {tuple(p) for p in np.round(first, 6)} == {tuple(p) for p in np.round(second, 6)}
+
+
+def test_warp_crop_cuts_the_quad_upright_at_the_size_asked() -> None:
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[50:90, 60:90] = (0, 0, 255)  # red top half of a face
+    image[90:130, 60:90] = (255, 0, 0)  # blue bottom half
+    upright = np.array([[60, 50], [90, 50], [90, 130], [60, 130]], np.float32)
+    crop = warp_crop(image, upright, (36, 48))
+    assert crop.shape == (48, 36, 3)
+    assert crop[8, 18, 2] > 200 and crop[40, 18, 0] > 200
+    flipped = warp_crop(image, np.roll(upright, 2, axis=0), (36, 48))
+    assert flipped[8, 18, 0] > 200 and flipped[40, 18, 2] > 200
+
+
+def test_box_corners_follow_the_face_turn() -> None:
+    tile = PhotoTile("5p", box_corners((0, 0, 20, 30), 0), 0.9)
+    assert tile.up == pytest.approx((0, -1))
+    turned = PhotoTile("5p", box_corners((0, 0, 30, 20), 90), 0.9)  # face's top to the left
+    assert turned.up == pytest.approx((-1, 0))
+    assert turned.width == pytest.approx(20) and turned.height == pytest.approx(30)
+    assert PhotoTile("5p", box_corners((0, 0, 20, 30), 180), 0.9).up == pytest.approx((0, 1))

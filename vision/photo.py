@@ -1,0 +1,207 @@
+"""Reading tiles in a photograph taken from anywhere: any scale, any turn, a tilted camera.
+
+``PhotoReader().read(image)`` -> ``PhotoTile`` values: each tile's kind (engine notation or
+``back``), its face as four corners in image pixels (top-left, top-right, bottom-right,
+bottom-left of the face as its owner reads it, so the quad carries the tile's turn), the
+confidence, and the next likeliest kinds (a referee is shown what the reader doubted).
+
+Unlike the table camera (vision.detector: a calibrated, rectified table at a known scale), a
+photo has no calibration and no known tile size: the reader finds the scale itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE
+from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
+from vision.detector import Detector
+from vision.photo_boxes import OrientedBox, PhotoBoxes
+
+DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
+CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
+SQUARE_BELOW = 1.2  # a box closer to square than this is read both ways round
+
+
+@dataclass(frozen=True)
+class PhotoTile:
+    """One tile read in a photo."""
+
+    tile: str  # engine notation ("5p", "E", "3f") or "back"
+    corners: tuple[tuple[float, float], ...]  # TL, TR, BR, BL of the face as read upright, px
+    confidence: float  # the detector's box score times the reading's probability
+    alternatives: tuple[tuple[str, float], ...] = field(default=())  # runners-up, likeliest first
+
+    @property
+    def quad(self) -> np.ndarray:
+        return np.asarray(self.corners, np.float64).reshape(4, 2)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y = self.quad.mean(axis=0)
+        return float(x), float(y)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The axis-aligned bound of the face, x1, y1, x2, y2 px."""
+        lo, hi = self.quad.min(axis=0), self.quad.max(axis=0)
+        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+    @property
+    def width(self) -> float:
+        """Across the face (its short side as laid), px: the mean of top and bottom edges."""
+        q = self.quad
+        return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2)
+
+    @property
+    def height(self) -> float:
+        """Along the face, bottom to top, px: the mean of the two side edges."""
+        q = self.quad
+        return float((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
+
+    @property
+    def up(self) -> tuple[float, float]:
+        """Unit vector from the face's bottom edge to its top edge, in image axes (y down)."""
+        q = self.quad
+        v = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+        n = float(np.linalg.norm(v)) or 1.0
+        return float(v[0] / n), float(v[1] / n)
+
+    @property
+    def doubted(self) -> bool:
+        """True when the reading is unsure: a low score or a runner-up close behind."""
+        if self.confidence < DOUBT_BELOW:
+            return True
+        return bool(self.alternatives) and self.alternatives[0][1] > self.probability - CLOSE_CALL
+
+    @property
+    def probability(self) -> float:
+        """The reading's own probability (confidence without the box score is not kept; the
+        confidence is its lower bound)."""
+        return self.confidence
+
+    def to_dict(self) -> dict[str, object]:
+        x1, y1, x2, y2 = self.box
+        return {
+            "tile": self.tile,
+            "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 4),
+            "alternatives": [[name, round(p, 4)] for name, p in self.alternatives],
+            "doubted": self.doubted,
+        }
+
+
+def box_corners(box: tuple[float, float, float, float], orientation: int) -> tuple:
+    """The face corners (TL, TR, BR, BL as read upright) of an axis-aligned ``box`` whose face
+    is turned ``orientation`` degrees counter-clockwise."""
+    x1, y1, x2, y2 = box
+    ring = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]  # the box's TL, TR, BR, BL
+    shift = {0: 0, 90: 3, 180: 2, 270: 1}[orientation % 360]
+    return tuple(ring[(i + shift) % 4] for i in range(4))
+
+
+def warp_crop(
+    image: np.ndarray, corners: np.ndarray, size: tuple[int, int], pad: float = 0.06
+) -> np.ndarray:
+    """The quad ``corners`` (TL, TR, BR, BL) warped upright to ``size`` (width, height), with
+    ``pad`` of the quad's size kept around it as the table crops keep (vision.crops)."""
+    w, h = size
+    px, py = w * pad / (1 + 2 * pad), h * pad / (1 + 2 * pad)
+    target = np.array([[px, py], [w - px, py], [w - px, h - py], [px, h - py]], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
+    return cv2.warpPerspective(
+        image, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def upright_quads(corners: np.ndarray) -> list[np.ndarray]:
+    """A rotated rectangle's corners as TL, TR, BR, BL with its long side upright (the face's
+    top toward the image's top where it can be), and, for a nearly square one (a tile seen
+    slanted, its length foreshortened), the same turned a quarter as well."""
+    c = np.asarray(corners, np.float64)
+    first = np.linalg.norm(c[1] - c[0]) >= np.linalg.norm(c[2] - c[1])
+    ring = np.roll(c, -1, axis=0) if first else c  # now c[0]->c[1] is a short side
+    top = (ring[0] + ring[1]) / 2
+    bottom = (ring[2] + ring[3]) / 2
+    if top[1] > bottom[1]:  # keep "up" pointing up the image: upside down is the reader's call
+        ring = np.roll(ring, 2, axis=0)
+    quads = [ring]
+    sides = sorted([np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])])
+    if sides[1] < SQUARE_BELOW * sides[0]:
+        quads.append(np.roll(ring, 1, axis=0))
+    return quads
+
+
+class PhotoReader:
+    """Reads every tile in a photo with no hint of scale (see the module docstring)."""
+
+    def __init__(self, boxes: PhotoBoxes | None = None, detector: Detector | None = None) -> None:
+        self.boxes = boxes if boxes is not None else PhotoBoxes()
+        self.detector = detector if detector is not None else Detector()
+
+    def read(self, image: np.ndarray, full: bool = False) -> list[PhotoTile]:
+        found = self.boxes.find(image, full=full)
+        if not found:
+            return []
+        quads: list[np.ndarray] = []
+        owners: list[int] = []
+        for index, box in enumerate(found):
+            for quad in upright_quads(box.corners):
+                quads.append(quad)
+                owners.append(index)
+        crops = np.stack([warp_crop(image, q, (CROP_W, CROP_H)) for q in quads])
+        probs = self.detector.read_crops(crops)
+        kinds = kind_probabilities(probs)
+        best_of: dict[int, int] = {}
+        for row, owner in enumerate(owners):  # of a square box's two ways round, the surer
+            if owner not in best_of or kinds[row].max() > kinds[best_of[owner]].max():
+                best_of[owner] = row
+        tiles = []
+        for owner, row in sorted(best_of.items()):
+            tiles.append(self._tile(image, found[owner], quads[row], probs[row], kinds[row]))
+        return [t for t in tiles if t is not None]
+
+    def _tile(
+        self,
+        image: np.ndarray,
+        box: OrientedBox,
+        quad: np.ndarray,
+        probs: np.ndarray,
+        kinds: np.ndarray,
+    ) -> PhotoTile | None:
+        score = float(box.score)
+        output = int(best_outputs(probs[None], kinds[None])[0])
+        order = np.argsort(-kinds)
+        names = [*TILE_NAMES, "back"]
+        name = names[order[0]]
+        if box.back and not (name != "back" and kinds[order[0]] >= 0.8):
+            return PhotoTile("back", _points(quad), score)
+        if name == "back":
+            return PhotoTile("back", _points(quad), score * float(kinds[order[0]]))
+        upright = quad if output % 2 == 0 else np.roll(quad, 2, axis=0)
+        probability = float(kinds[order[0]])
+        if name.endswith("f") and min(box.sides) >= MIN_SIDE:
+            name, probability = self._closeup(image, upright, name, probability)
+        alternatives = tuple(
+            (names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02
+        )
+        return PhotoTile(name, _points(upright), score * probability, alternatives)
+
+    def _closeup(
+        self, image: np.ndarray, quad: np.ndarray, name: str, probability: float
+    ) -> tuple[str, float]:
+        """A large flower read again by the close-up reader from a 96x72 crop, both ways up."""
+        crop = warp_crop(image, quad, (CLOSEUP_W, CLOSEUP_H), pad=0.0)
+        reader = self.detector.closeup
+        both = reader.read(np.stack([crop, crop[::-1, ::-1]]))
+        probs = ((both[0] + both[1].reshape(8, 2)[:, ::-1].reshape(16)) / 2).reshape(8, 2)
+        flower = int(probs.sum(axis=1).argmax())
+        return f"{flower + 1}f", probability * float(probs[flower].sum()) ** 0.5
+
+
+def _points(quad: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(4, 2))

@@ -1,0 +1,139 @@
+"""The photo detector: oriented tile boxes at any scale, through ONNX Runtime.
+
+The network (models/photo/train.py) sees 640 px and finds tiles about 10-130 px wide there, at
+any turn. A photo is read as a pyramid: first the whole image shrunk to 640 px, then twice as
+large in overlapping 640 px windows, and so on up to the photo's own pixels. By default the
+finer levels are read only while they can still hold tiles the coarser ones could not see: when
+the coarse level found nothing, or found tiles small enough (``FINER_BELOW``) that smaller ones
+may lie farther off. ``full=True`` reads every level (see docs/benchmarks.md for both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.boxes import WEIGHTS, DetectorError, onnx_session
+
+SIZE = 640
+OVERLAP = 160  # between windows: a tile cut by one window lies whole in its neighbour
+FINER_BELOW = 22.0  # px at a level: a tile this small there asks for the next, finer level
+LARGEST = 150.0  # px: a finer level leaves tiles larger than this to the coarser one
+PAD = (114, 114, 114)
+
+
+@dataclass(frozen=True)
+class OrientedBox:
+    """A tile's rotated rectangle in image pixels, the long side its length."""
+
+    corners: np.ndarray  # 4 x 2, around the rectangle
+    score: float
+    back: bool  # the detector's class: a back rather than a face
+
+    @property
+    def sides(self) -> tuple[float, float]:
+        a = float(np.linalg.norm(self.corners[1] - self.corners[0]))
+        b = float(np.linalg.norm(self.corners[2] - self.corners[1]))
+        return min(a, b), max(a, b)
+
+
+def rectangle_corners(xywhr: np.ndarray) -> np.ndarray:
+    """N x 4 x 2 corners of rotated rectangles (centre x, y, width, height, angle in radians)."""
+    x, y, w, h, r = (xywhr[:, i] for i in range(5))
+    cos, sin = np.cos(r), np.sin(r)
+    along = np.stack([w / 2 * cos, w / 2 * sin], axis=1)
+    across = np.stack([-h / 2 * sin, h / 2 * cos], axis=1)
+    centre = np.stack([x, y], axis=1)
+    return np.stack(
+        [
+            centre + along + across,
+            centre + along - across,
+            centre - along - across,
+            centre - along + across,
+        ],
+        axis=1,
+    )
+
+
+class PhotoBoxes:
+    """``PhotoBoxes().find(image)`` -> oriented boxes of tile faces and backs, image pixels."""
+
+    def __init__(
+        self, path: Path = WEIGHTS / "photo-detector.onnx", threshold: float = 0.3
+    ) -> None:
+        self.session = onnx_session(path)
+        self.input = self.session.get_inputs()[0].name
+        self.threshold = threshold
+
+    def _window(self, window: np.ndarray) -> np.ndarray:
+        """Rows of (x, y, w, h, angle, score, class) for one window of at most SIZE px."""
+        h, w = window.shape[:2]
+        padded = cv2.copyMakeBorder(
+            window, 0, SIZE - h, 0, SIZE - w, cv2.BORDER_CONSTANT, value=PAD
+        )
+        blob = padded[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        out = self.session.run(None, {self.input: np.ascontiguousarray(blob)})[0][0]
+        scores = out[4:-1].max(axis=0)
+        keep = scores >= self.threshold
+        classes = out[4:-1, keep].argmax(axis=0)
+        rows = np.concatenate([out[:4, keep].T, out[-1:, keep].T], axis=1)
+        return np.concatenate([rows, scores[keep, None], classes[:, None]], axis=1)
+
+    def level(self, image: np.ndarray, scale: float, keep_large: bool) -> np.ndarray:
+        """Every detection at one scale of ``image``, in image pixels (rows as ``_window``)."""
+        h, w = image.shape[:2]
+        sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+        scaled = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA) if scale != 1 else image
+        step = SIZE - OVERLAP
+        found = []
+        for top in range(0, max(sh - OVERLAP, 1), step):
+            for left in range(0, max(sw - OVERLAP, 1), step):
+                rows = self._window(scaled[top : top + SIZE, left : left + SIZE])
+                if not len(rows):
+                    continue
+                short = np.minimum(rows[:, 2], rows[:, 3])
+                usable = short >= 6 if keep_large else (short >= 6) & (short <= LARGEST)
+                rows = rows[usable]
+                rows[:, 0] += left
+                rows[:, 1] += top
+                found.append(rows)
+        if not found:
+            return np.zeros((0, 7), np.float32)
+        rows = np.concatenate(found)
+        rows[:, :4] /= scale
+        return rows
+
+    def find(self, image: np.ndarray, full: bool = False, levels: int = 5) -> list[OrientedBox]:
+        if image is None or image.ndim != 3 or image.size == 0:
+            raise DetectorError("not a colour image")
+        longest = max(image.shape[:2])
+        scale = min(1.0, SIZE / longest)
+        found = []
+        for index in range(levels):
+            rows = self.level(image, scale, keep_large=index == 0)
+            found.append(rows)
+            if scale >= 1.0:
+                break
+            short = np.minimum(rows[:, 2], rows[:, 3]) * scale
+            if not full and len(rows) and short.min() >= FINER_BELOW:
+                break
+            scale = min(1.0, scale * 2)
+        rows = np.concatenate(found)
+        return _suppress(rows)
+
+
+def _suppress(rows: np.ndarray, iou: float = 0.45) -> list[OrientedBox]:
+    """Rotated non-maximum suppression across windows and levels."""
+    if not len(rows):
+        return []
+    rects = [
+        ((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(np.degrees(r[4])))
+        for r in rows
+    ]
+    keep = cv2.dnn.NMSBoxesRotated(rects, rows[:, 5].astype(float).tolist(), 0.0, iou)
+    corners = rectangle_corners(rows[:, :5])
+    order = sorted(np.asarray(keep).reshape(-1).tolist(), key=lambda i: -rows[i, 5])
+    return [OrientedBox(corners[i], float(rows[i, 5]), bool(rows[i, 6] == 1)) for i in order]
