@@ -1,10 +1,25 @@
-"""``tilesight detect``: read every tile in still images with the vision detector."""
+"""``tilesight detect``: read every tile in still images with the vision detector.
+
+``--annotated OUT`` also draws what was read on each image (vision.annotate): with one image OUT
+is the file to write; with several it is a pattern holding ``{stem}`` and/or ``{index}`` (the
+image's file name without its suffix, its place among the images from 1), e.g.
+``read/{stem}.png``, or else a folder (created when missing) that gets ``<stem>-read.png`` per
+image. Two images that would write one file are refused before anything is read.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.detector import Detection
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +45,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--weights", type=Path, help="detector weights (.onnx, or .pt for ultralytics)"
     )
     parser.add_argument(
+        "--annotated",
+        metavar="OUT",
+        help="draw what was read: a file for one image; for several a folder, or a pattern "
+        "with {stem} / {index} (e.g. 'read/{stem}.png')",
+    )
+    parser.add_argument(
         "--no-expert",
         action="store_true",
         help="do not read unsure crops again with the second-opinion classifier",
@@ -44,6 +65,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.capture import CaptureError, read_image
     from vision.detector import Detector
 
+    outputs = annotated_paths(args.annotated, args.images) if args.annotated else None
     try:
         calibration = Calibration.load(args.calibration) if args.calibration else None
         if args.backend == "ultralytics":
@@ -60,15 +82,63 @@ def _run(args: argparse.Namespace) -> int:
             f"ultralytics backend unavailable ({exc}); pip install tilesight[train]"
         ) from exc
     failed = 0
-    for path in args.images:
+    for number, path in enumerate(args.images):
         try:
-            found = detector.detect(read_image(path), calibration)
+            image = read_image(path)
+            found = [
+                d
+                for d in detector.detect(image, calibration)
+                if d.confidence >= args.min_confidence
+            ]
         except (CaptureError, DetectorError) as exc:
-            print(f"tilesight detect: {exc}", file=__import__("sys").stderr)
+            print(f"tilesight detect: {exc}", file=sys.stderr)
             failed += 1
             continue
-        doc = [d.to_dict() for d in found if d.confidence >= args.min_confidence]
+        doc = [d.to_dict() for d in found]
         print(json.dumps(doc) if args.json else json.dumps(doc, indent=1), flush=True)
+        if outputs is not None:
+            _draw(image, found, path, outputs[number], calibrated=calibration is not None)
     if failed:
         raise CliError(f"{failed} of {len(args.images)} image(s) could not be read")
     return 0
+
+
+def annotated_paths(out: str, images: list[Path]) -> list[Path]:
+    """Where each image's drawing goes (see the module docstring)."""
+    from tilesight.cli import CliError
+
+    if "{stem}" in out or "{index}" in out:
+        try:
+            paths = [Path(out.format(stem=p.stem, index=n)) for n, p in enumerate(images, 1)]
+        except (KeyError, IndexError, ValueError):
+            raise CliError(
+                f"--annotated {out!r}: a pattern holds only {{stem}} and {{index}}"
+            ) from None
+    elif len(images) == 1 and not Path(out).is_dir():
+        paths = [Path(out)]
+    else:
+        paths = [Path(out) / f"{p.stem}-read.png" for p in images]
+    clash = {str(p) for p in paths if paths.count(p) > 1}
+    if clash:
+        raise CliError(
+            f"--annotated {out!r} writes {sorted(clash)[0]!r} for two images: use {{index}}"
+        )
+    return paths
+
+
+def _draw(
+    image: np.ndarray, found: Sequence[Detection], source: Path, out: Path, *, calibrated: bool
+) -> None:
+    from tilesight.cli import CliError
+    from vision.annotate import AnnotateError, annotate, save
+    from vision.photo import PhotoTile, box_corners
+
+    tiles = [PhotoTile(d.tile, box_corners(d.box, d.orientation), d.confidence) for d in found]
+    doubted = sum(t.doubted for t in tiles)
+    how = "calibrated" if calibrated else "no calibration"
+    banner = [f"{source.name}: {len(tiles)} tiles read, {doubted} doubted ({how})"]
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        save(out, annotate(image, tiles, banner=banner, alert=doubted > 0))
+    except (AnnotateError, OSError) as exc:
+        raise CliError(str(exc)) from None

@@ -6,6 +6,7 @@ the winning tile; without it the last concealed tile written in HAND is the winn
 a bad line gives a result with ``valid: false`` and an ``error``, never a stop.
 Rule-set-specific facts (``WinRequest.extras``, e.g. Qujing's ``own_discards`` and
 ``kong_discard``) pass through ``--extra KEY=JSON`` or an ``"extras": {...}`` object per line.
+``--photo PHOTO`` reads the hand from a referee's photo instead (:mod:`.score_photo`).
 """
 
 from __future__ import annotations
@@ -38,11 +39,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "points, the total (flowers included) and what the other seats pay.",
     )
     parser.add_argument("hand", nargs="?", metavar="HAND", help="e.g. '123m456p789s11mEE [EEE<2]'")
+    parser.add_argument(
+        "--photo",
+        metavar="PHOTO",
+        help="read the hand from a photo of it laid face up (exit 3: provisional, check doubts)",
+    )
+    parser.add_argument(
+        "--annotated", metavar="OUT.png", help="with --photo: write the photo with what was read"
+    )
     parser.add_argument("--win-tile", metavar="T", help="winning tile (else the last tile of HAND)")
     parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile")
     parser.add_argument("--seat-wind", default="E", metavar="E|S|W|N", help="seat wind (E)")
     parser.add_argument("--prevalent-wind", default="E", metavar="E|S|W|N", help="round wind (E)")
-    parser.add_argument("--flowers", type=int, default=0, metavar="N", help="flowers held (0)")
+    parser.add_argument(
+        "--flowers", type=int, metavar="N", help="flowers held (0; with --photo, those read)"
+    )
     parser.add_argument(
         "--last-of-kind", action="store_true", help="the other three copies were visible"
     )
@@ -73,6 +84,16 @@ def _run(args: argparse.Namespace) -> int:
         rules = find_rules(args.rules)
     except UnknownRuleSetError as exc:
         raise CliError(str(exc)) from None
+    if args.photo:
+        if args.hand or args.jsonl:
+            raise CliError(
+                "--photo reads the hand from the photo; do not also give HAND or --jsonl"
+            )
+        from tilesight.commands.score_photo import run_photo
+
+        return run_photo(args, rules)
+    if args.annotated:
+        raise CliError("--annotated draws what --photo read: give --photo PHOTO")
     if args.jsonl:
         if args.hand:
             raise CliError("--jsonl reads hands from stdin; do not also give HAND")
@@ -87,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         "win_tile": args.win_tile,
         "seat_wind": args.seat_wind,
         "prevalent_wind": args.prevalent_wind,
-        "flowers": args.flowers,
+        "flowers": args.flowers if args.flowers is not None else 0,
     }
     fields |= {flag: getattr(args, flag) for flag in _FLAGS}
     try:
@@ -98,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
             print(json.dumps(_error(str(exc))))
             return 1
         raise CliError(str(exc)) from None
-    result = _score(rules, request)
+    result = score_safely(rules, request)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -118,10 +139,10 @@ def score_line(rules: RuleSet, line: str) -> dict[str, Any]:
         request = build_request(fields)
     except RequestError as exc:
         return _error(str(exc))
-    return _score(rules, request).to_json()
+    return score_safely(rules, request).to_json()
 
 
-def _score(rules: RuleSet, request: WinRequest) -> ScoreResult:
+def score_safely(rules: RuleSet, request: WinRequest) -> ScoreResult:
     """A rule set that trips over bad extras must not end the run with a traceback."""
     try:
         return rules.score(request)

@@ -1,0 +1,188 @@
+"""``tilesight score --photo PHOTO``: score a revealed hand from a referee's phone photo.
+
+The photo is read by :class:`vision.photo.PhotoReader`, its tiles grouped into rows, melds,
+kongs, flowers and the tile laid apart by :func:`vision.hand_photo.read_hand`, and the hand
+scored like ``tilesight score HAND``. The winning tile is ``--win-tile`` (taken out of a whole
+hand, or added to a hand a tile short: a discard won on, not laid down), else the tile laid
+apart, else the best-scoring tile (doubted when the choice changes the total or the tile was
+not seen). A win on the tile laid apart is self-drawn. ``--flowers`` overrides the flowers read.
+
+The total is **provisional** whenever anything is doubted: a tile read unsure, a group that is
+no meld, a back where a face belongs, a count other than 14, a fifth copy, tiles that make no
+winning shape, a winning tile guessed. Exit status: 0 a final valid win, 1 a sure reading that
+is not a valid win (e.g. under MCR's 8 points), 3 provisional, 2 a usage error or a photo that
+cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.notation import Hand, NotationError, format_hand, parse_tile
+from engine.rulesets import RuleSet, ScoreResult, WinRequest
+from engine.tiles import KINDS, Tile, Wind
+from vision.hand_photo import Doubt, GroupKind, PhotoHand, TileGroup, read_hand
+
+PROVISIONAL_EXIT = 3
+
+
+@dataclass(frozen=True)
+class ScoredPhoto:
+    """A photographed hand scored: what was read, the request made of it, the result."""
+
+    reading: PhotoHand
+    win: Tile | None
+    request: WinRequest
+    result: ScoreResult
+    doubts: tuple[Doubt, ...]
+
+    @property
+    def provisional(self) -> bool:
+        return bool(self.doubts)
+
+    @property
+    def notation(self) -> str:
+        """The hand as ``tilesight score HAND`` takes it: the winning tile last."""
+        hand = self.reading.hand_for(self.win)
+        won = (self.win,) if self.win else ()
+        return format_hand(Hand((*hand.concealed, *won), hand.melds))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.notation,
+            "win_tile": str(self.win) if self.win else None,
+            "self_drawn": self.request.self_drawn,
+            "flowers": self.request.flowers,
+            "tiles": [t.to_dict() for t in self.reading.tiles],
+            "groups": [g.to_dict() for g in self.reading.groups],
+            "doubts": [d.to_dict() for d in self.doubts],
+            "provisional": self.provisional,
+            "result": self.result.to_json(),
+        }
+
+
+def score_reading(
+    reading: PhotoHand, chosen: Tile | None, base: WinRequest, rules: RuleSet
+) -> ScoredPhoto:
+    """Score ``reading`` won on ``chosen`` (else the tile laid apart, else the best-scoring
+    tile) with the flags and winds of ``base``; a win on the tile laid apart is self-drawn."""
+    from tilesight.commands.score import score_safely
+
+    if reading.apart is not None and chosen in (None, reading.apart):
+        base = replace(base, self_drawn=True)
+    win = chosen or reading.apart
+    guessed: tuple[Doubt, ...] = ()
+    if win is None and reading.concealed:
+        # whole: one of the tiles read won; short: a tile not laid down (any kind) did
+        whole = reading.counted >= 14
+        results = {
+            tile: score_safely(rules, replace(base, hand=reading.hand_for(tile), win_tile=tile))
+            for tile in (dict.fromkeys(reading.concealed) if whole else KINDS)
+        }
+        win = max(results, key=lambda tile: (results[tile].valid, results[tile].total))
+        if not whole or len({(r.valid, r.total) for r in results.values()}) > 1:
+            seen = "read" if whole else f"not seen ({reading.counted} tiles read)"
+            why = f"winning tile {seen}: {win} scores the most; give --win-tile"
+            guessed = (Doubt("win_tile_guessed", why),)
+    if win is None:
+        result = ScoreResult(0, valid=False, error="no concealed tile read to take as the win")
+        return ScoredPhoto(reading, None, base, result, reading.doubts)
+    request = replace(base, hand=reading.hand_for(win), win_tile=win)
+    result = score_safely(rules, request)
+    return ScoredPhoto(
+        reading, win, request, result, guessed + reading.doubts_for(win, won=result.valid)
+    )
+
+
+def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
+    from tilesight.cli import CliError
+    from tilesight.commands.score import RequestError, format_result, parse_extras
+    from vision.boxes import DetectorError
+    from vision.capture import CaptureError, read_image
+    from vision.photo import PhotoReader
+
+    try:
+        image = read_image(Path(args.photo))
+        base = WinRequest(
+            Hand(()),
+            parse_tile(args.win_tile or "1m"),  # a placeholder until the win is known
+            self_drawn=args.self_drawn,
+            seat_wind=Wind.parse(args.seat_wind),
+            prevalent_wind=Wind.parse(args.prevalent_wind),
+            flowers=args.flowers or 0,
+            last_of_kind=args.last_of_kind,
+            last_tile=args.last_tile,
+            kong_replacement=args.kong_replacement,
+            robbing_kong=args.robbing_kong,
+            extras=parse_extras(args.extra),
+        )
+        tiles = PhotoReader().read(image)
+    except (CaptureError, DetectorError, RequestError, NotationError) as exc:
+        raise CliError(str(exc)) from None
+    reading = read_hand(tiles)
+    if not tiles:
+        _annotate(args, image, reading, ["PROVISIONAL: no tiles found"], alert=True)
+        raise CliError(f"no tiles found in {args.photo!r}")
+    if args.flowers is None:
+        base = replace(base, flowers=min(len(reading.flowers), 8))
+    chosen = parse_tile(args.win_tile) if args.win_tile else None
+    scored = score_reading(reading, chosen, base, rules)
+    result = scored.result
+    if args.json:
+        print(json.dumps(scored.to_json(), ensure_ascii=False))
+    else:
+        print(_summary(args.photo, reading))
+        print(format_result(scored.request, result) if scored.win else f"error: {result.error}")
+        print("".join(f"doubt: {d.message}\n" for d in scored.doubts), end="")
+        if scored.provisional:
+            print("PROVISIONAL: the total is not final until the doubts are checked (exit 3)")
+    verdict = f"total {result.total} ({'valid win' if result.valid else 'not a valid win'})"
+    if scored.provisional:
+        verdict = f"PROVISIONAL {verdict}: {len(scored.doubts)} doubt(s)"
+    lines = [verdict, f"{scored.notation}  win {scored.win or '?'}"]
+    lines += [d.message for d in scored.doubts[:2]]
+    _annotate(args, image, reading, lines, alert=scored.provisional)
+    if scored.provisional:
+        return PROVISIONAL_EXIT
+    return 0 if result.valid else 1
+
+
+def _summary(photo: str, reading: PhotoHand) -> str:
+    rows = " | ".join(
+        " ".join(_shown(g) for g in reading.groups if g.row == n) for n in range(len(reading.rows))
+    )
+    flowers = " ".join(str(t) for t in reading.flowers) or "none"
+    return f"photo {photo}: {len(reading.tiles)} tiles; rows {rows or '-'}; flowers {flowers}"
+
+
+def _shown(group: TileGroup) -> str:
+    text = group.notation or group.kind.value.replace("_", " ")
+    return f"{text} (apart)" if group.kind is GroupKind.APART else text
+
+
+def _annotate(
+    args: argparse.Namespace,
+    image: np.ndarray,
+    reading: PhotoHand,
+    lines: list[str],
+    *,
+    alert: bool,
+) -> None:
+    if not args.annotated:
+        return
+    from tilesight.cli import CliError
+    from vision.annotate import AnnotateError, Outline, annotate, save
+
+    outlines = [
+        Outline(g.members, g.notation or g.kind.value, g.kind.value) for g in reading.groups
+    ]
+    try:
+        save(Path(args.annotated), annotate(image, reading.tiles, outlines, lines, alert=alert))
+    except AnnotateError as exc:
+        raise CliError(str(exc)) from None
