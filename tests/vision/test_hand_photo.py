@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.notation import format_hand, parse_tile
-from vision.hand_photo import GroupKind, PhotoHand, read_hand
+from vision.hand_photo import read_hand
 from vision.photo import PhotoTile
+from vision.photo_hand import GroupKind, PhotoHand
 
 W, H = 30.0, 40.0  # a face on the table, mm
 TOUCH, GAP, ROW_GAP = 0.6, 18.0, 12.0  # mm between tiles side by side, between groups, rows

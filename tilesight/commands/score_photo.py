@@ -27,7 +27,8 @@ import numpy as np
 from engine.notation import Hand, NotationError, format_hand, parse_tile
 from engine.rulesets import RuleSet, ScoreResult, WinRequest
 from engine.tiles import KINDS, Tile, Wind
-from vision.hand_photo import Doubt, GroupKind, PhotoHand, TileGroup, read_hand
+from vision.hand_photo import read_hand
+from vision.photo_hand import Doubt, GroupKind, PhotoHand, TileGroup
 
 PROVISIONAL_EXIT = 3
 
