@@ -60,7 +60,7 @@ class _Scale:
     def of(cls, tiles: Sequence[PhotoTile]) -> _Scale:
         sizes = [min(t.width, t.height) for t in tiles if min(t.width, t.height) > 0]
         tile_px = float(np.median(sizes)) if sizes else 40.0
-        font = max(0.35, 0.32 * tile_px / 22)  # a Hershey glyph is ~22 px tall at scale 1
+        font = max(0.3, 0.85 * tile_px / 100)  # "5p?6p" spans ~100 px at scale 1: a tile
         return cls(max(1, round(tile_px / 30)), font, max(1, round(font * 1.6)))
 
 
@@ -112,8 +112,11 @@ def _tile(out: np.ndarray, tile: PhotoTile, scale: _Scale) -> None:
     quad = np.round(tile.quad).astype(np.int32)
     cv2.polylines(out, [quad], True, colour, scale.line, cv2.LINE_AA)
     cv2.line(out, tuple(quad[0]), tuple(quad[1]), colour, 2 * scale.line, cv2.LINE_AA)
-    x, y = tile.centre
-    _label(out, tile_label(tile), (x, y), colour, scale, centred=True)
+    x, y = tile.centre  # the label low on the face, so the face's top stays to be seen
+    ux, uy = tile.up
+    low = 0.28 * tile.height
+    at = (x - ux * low, y - uy * low)
+    _label(out, tile_label(tile), at, colour, scale, centred=True, see_through=True)
 
 
 def _outline(out: np.ndarray, tiles: list[PhotoTile], outline: Outline, scale: _Scale) -> None:
@@ -139,14 +142,21 @@ def _label(
     scale: _Scale,
     *,
     centred: bool = False,
+    see_through: bool = False,
 ) -> None:
-    """``text`` in ink on a ``colour`` backing: readable over any face or felt."""
+    """``text`` in ink on a ``colour`` backing: readable over any face or felt; a
+    ``see_through`` backing lets what lies under it show (a tile's face)."""
     font, thickness = scale.font, scale.text_line
     (w, h), base = cv2.getTextSize(text, FONT, font, thickness)
     x, y = (at[0] - w / 2, at[1] + h / 2) if centred else at
     x0, y0 = round(x), round(y)
     pad = max(1, h // 5)
-    cv2.rectangle(out, (x0 - pad, y0 - h - pad), (x0 + w + pad, y0 + base), colour, cv2.FILLED)
+    top, left = max(0, y0 - h - pad), max(0, x0 - pad)
+    bottom, right = min(out.shape[0], y0 + base), min(out.shape[1], x0 + w + pad)
+    if bottom > top and right > left:
+        area = out[top:bottom, left:right]
+        keep = 0.3 if see_through else 0.0
+        area[:] = (keep * area + (1 - keep) * np.array(colour)).astype(out.dtype)
     cv2.putText(out, text, (x0, y0), FONT, font, INK, thickness, cv2.LINE_AA)
 
 

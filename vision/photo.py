@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.boxes import WEIGHTS
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
-from vision.detector import Detector
+from vision.detector import Detector, OnnxClassifier
 from vision.photo_boxes import OrientedBox, PhotoBoxes
 
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
 SQUARE_BELOW = 1.2  # a box closer to square than this is read both ways round
+PHOTO_CLASSIFIER = "photo-classifier.onnx"
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,17 @@ class PhotoTile:
         return float(v[0] / n), float(v[1] / n)
 
     @property
+    def angle(self) -> float:
+        """How far the face is turned counter-clockwise in the image, degrees in [0, 360)."""
+        ux, uy = self.up
+        return float(np.degrees(np.arctan2(-ux, -uy)) % 360)
+
+    @property
+    def orientation(self) -> int:
+        """:attr:`angle` to the nearest quarter turn (as vision.detector.Detection's)."""
+        return int(round(self.angle / 90) % 4 * 90)
+
+    @property
     def doubted(self) -> bool:
         """True when the reading is unsure: a low score or a runner-up close behind."""
         if self.confidence < DOUBT_BELOW:
@@ -90,6 +103,8 @@ class PhotoTile:
             "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
             "confidence": round(self.confidence, 4),
+            "orientation": self.orientation,
+            "angle": round(self.angle, 1),
             "alternatives": [[name, round(p, 4)] for name, p in self.alternatives],
             "doubted": self.doubted,
         }
@@ -136,12 +151,22 @@ def upright_quads(corners: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
+def photo_classifier() -> Detector:
+    """The crop reading of the photo path: the photo classifier (models/photo/classifier.py,
+    whole tiles at any angle) with the table path's second look at unsure crops; the table
+    classifier where the photo one is absent."""
+    path = WEIGHTS / PHOTO_CLASSIFIER
+    if path.is_file():
+        return Detector(classifier=OnnxClassifier(path), use_expert=False)
+    return Detector()
+
+
 class PhotoReader:
     """Reads every tile in a photo with no hint of scale (see the module docstring)."""
 
     def __init__(self, boxes: PhotoBoxes | None = None, detector: Detector | None = None) -> None:
         self.boxes = boxes if boxes is not None else PhotoBoxes()
-        self.detector = detector if detector is not None else Detector()
+        self.detector = detector if detector is not None else photo_classifier()
 
     def read(self, image: np.ndarray, full: bool = False) -> list[PhotoTile]:
         found = self.boxes.find(image, full=full)
@@ -178,9 +203,7 @@ class PhotoReader:
         order = np.argsort(-kinds)
         names = [*TILE_NAMES, "back"]
         name = names[order[0]]
-        if box.back and not (name != "back" and kinds[order[0]] >= 0.8):
-            return PhotoTile("back", _points(quad), score)
-        if name == "back":
+        if name == "back":  # the detector finds tiles; which side shows is the classifier's call
             return PhotoTile("back", _points(quad), score * float(kinds[order[0]]))
         upright = quad if output % 2 == 0 else np.roll(quad, 2, axis=0)
         probability = float(kinds[order[0]])

@@ -1,9 +1,9 @@
 """The photo detector: oriented tile boxes at any scale, through ONNX Runtime.
 
-The network (models/photo/train.py) sees 640 px and finds tiles about 10-130 px wide there, at
-any turn. A photo is read as a pyramid: first the whole image shrunk to 640 px, then twice as
-large in overlapping 640 px windows, and so on up to the photo's own pixels. By default the
-finer levels are read only while they can still hold tiles the coarser ones could not see: when
+The network (models/photo/train.py) sees a square window (320 px) and finds tiles about 8-70 px
+wide there, at any turn. A photo is read as a pyramid: first the whole image shrunk to one
+window, then twice as large in overlapping windows, and so on up to the photo's own pixels. By
+default the finer levels are read only while they can still hold tiles the coarser ones miss: when
 the coarse level found nothing, or found tiles small enough (``FINER_BELOW``) that smaller ones
 may lie farther off. ``full=True`` reads every level (see docs/benchmarks.md for both).
 """
@@ -18,10 +18,9 @@ import numpy as np
 
 from vision.boxes import WEIGHTS, DetectorError, onnx_session
 
-SIZE = 640
-OVERLAP = 160  # between windows: a tile cut by one window lies whole in its neighbour
-FINER_BELOW = 22.0  # px at a level: a tile this small there asks for the next, finer level
-LARGEST = 150.0  # px: a finer level leaves tiles larger than this to the coarser one
+OVERLAP = 0.25  # of a window, between windows: a tile cut by one lies whole in its neighbour
+FINER_BELOW = 0.035  # of a window: a tile this small at a level asks for the next, finer one
+LARGEST = 0.23  # of a window: a finer level leaves tiles larger than this to the coarser one
 PAD = (114, 114, 114)
 
 
@@ -31,7 +30,7 @@ class OrientedBox:
 
     corners: np.ndarray  # 4 x 2, around the rectangle
     score: float
-    back: bool  # the detector's class: a back rather than a face
+    back: bool  # the detector's own class (the photo detector has one: tiles; see obb_set)
 
     @property
     def sides(self) -> tuple[float, float]:
@@ -66,14 +65,14 @@ class PhotoBoxes:
     ) -> None:
         self.session = onnx_session(path)
         self.input = self.session.get_inputs()[0].name
+        self.size = int(self.session.get_inputs()[0].shape[-1])  # the square window, px
         self.threshold = threshold
 
     def _window(self, window: np.ndarray) -> np.ndarray:
-        """Rows of (x, y, w, h, angle, score, class) for one window of at most SIZE px."""
+        """Rows of (x, y, w, h, angle, score, class) for one window of at most ``size`` px."""
         h, w = window.shape[:2]
-        padded = cv2.copyMakeBorder(
-            window, 0, SIZE - h, 0, SIZE - w, cv2.BORDER_CONSTANT, value=PAD
-        )
+        bottom, right = self.size - h, self.size - w
+        padded = cv2.copyMakeBorder(window, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=PAD)
         blob = padded[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
         out = self.session.run(None, {self.input: np.ascontiguousarray(blob)})[0][0]
         scores = out[4:-1].max(axis=0)
@@ -87,15 +86,15 @@ class PhotoBoxes:
         h, w = image.shape[:2]
         sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
         scaled = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA) if scale != 1 else image
-        step = SIZE - OVERLAP
+        size, overlap = self.size, round(OVERLAP * self.size)
         found = []
-        for top in range(0, max(sh - OVERLAP, 1), step):
-            for left in range(0, max(sw - OVERLAP, 1), step):
-                rows = self._window(scaled[top : top + SIZE, left : left + SIZE])
+        for top in range(0, max(sh - overlap, 1), size - overlap):
+            for left in range(0, max(sw - overlap, 1), size - overlap):
+                rows = self._window(scaled[top : top + size, left : left + size])
                 if not len(rows):
                     continue
                 short = np.minimum(rows[:, 2], rows[:, 3])
-                usable = short >= 6 if keep_large else (short >= 6) & (short <= LARGEST)
+                usable = (short >= 5) & (keep_large | (short <= LARGEST * size))
                 rows = rows[usable]
                 rows[:, 0] += left
                 rows[:, 1] += top
@@ -110,7 +109,7 @@ class PhotoBoxes:
         if image is None or image.ndim != 3 or image.size == 0:
             raise DetectorError("not a colour image")
         longest = max(image.shape[:2])
-        scale = min(1.0, SIZE / longest)
+        scale = min(1.0, self.size / longest)
         found = []
         for index in range(levels):
             rows = self.level(image, scale, keep_large=index == 0)
@@ -118,7 +117,7 @@ class PhotoBoxes:
             if scale >= 1.0:
                 break
             short = np.minimum(rows[:, 2], rows[:, 3]) * scale
-            if not full and len(rows) and short.min() >= FINER_BELOW:
+            if not full and len(rows) and short.min() >= FINER_BELOW * self.size:
                 break
             scale = min(1.0, scale * 2)
         rows = np.concatenate(found)

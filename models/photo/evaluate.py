@@ -57,6 +57,18 @@ def real_samples(name: str, cache: Path) -> Iterator[Sample]:
             yield image_path.name, image, truths
 
 
+def scaled(samples: Iterator[Sample], factor: float) -> Iterator[Sample]:
+    """The same photos ``factor`` times as large (tiles of a phone's 4000 px photo, or of a far
+    camera), their boxes scaled with them."""
+    for name, image, truths in samples:
+        size = (max(1, round(image.shape[1] * factor)), max(1, round(image.shape[0] * factor)))
+        resized = cv2.resize(
+            image, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+        )
+        boxes = [Truth(t.tile, tuple(v * factor for v in t.box), t.counted) for t in truths]  # type: ignore[misc]
+        yield name, resized, boxes
+
+
 def empty_regions(samples: Iterator[Sample], side: int = 200) -> Iterator[Sample]:
     """Squares of real photos (at least ``side`` px) that hold no part of any labelled tile."""
     for name, image, truths in samples:
@@ -114,6 +126,9 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="models.photo_sources cache")
     parser.add_argument("--readers", nargs="+", default=["photo", "table"])
     parser.add_argument("--limit", type=int, help="at most this many images per set")
+    parser.add_argument(
+        "--scales", type=float, nargs="*", default=[], help="real sets again at these sizes"
+    )
     args = parser.parse_args()
     from models.photo_sources import DEFAULT_CACHE
 
@@ -128,6 +143,10 @@ def main() -> None:
     for name in args.real:
         if (cache / name / "labels").is_dir():
             sets[f"real:{name}"] = lambda n=name: real_samples(n, cache)
+            for factor in args.scales:
+                sets[f"real:{name} x{factor:g}"] = lambda n=name, f=factor: scaled(
+                    real_samples(n, cache), f
+                )
             sets[f"real, no tile:{name}"] = lambda n=name: empty_regions(real_samples(n, cache))
     results: dict[str, dict[str, dict]] = {}
     for reader_name in args.readers:

@@ -21,7 +21,7 @@ from models.scenes.obb_set import write_obb_set, write_real_obb
 
 ARCHITECTURE = Path(__file__).resolve().parent.parent / "yolo11n-tiles-obb.yaml"
 WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
-PHOTO_SIZE = 640
+PHOTO_SIZE = 320  # the network input: tiles of 8-70 px there; the reader goes over a pyramid
 
 
 def write_data(
@@ -127,15 +127,15 @@ def train(
     return out / name / "weights" / "best.pt"
 
 
-def export(best: Path, target: Path = WEIGHTS / "photo-detector.onnx") -> Path:
+def export(
+    best: Path, target: Path = WEIGHTS / "photo-detector.onnx", size: int = PHOTO_SIZE
+) -> Path:
     from ultralytics import YOLO
 
     from models.train import write_checksum
 
     exported = Path(
-        YOLO(str(best)).export(
-            format="onnx", imgsz=PHOTO_SIZE, opset=17, simplify=False, dynamic=False
-        )
+        YOLO(str(best)).export(format="onnx", imgsz=size, opset=17, simplify=False, dynamic=False)
     )
     shutil.copyfile(exported, target)
     write_checksum(target)
@@ -148,6 +148,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/photo"))
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--size", type=int, default=PHOTO_SIZE, help="network input, px")
     parser.add_argument("--init", type=Path, help="a photo detector checkpoint to continue")
     parser.add_argument("--copies", type=int, default=2)
     parser.add_argument("--real", type=Path, nargs="*", default=[], help="labelled photo folders")
@@ -160,9 +161,9 @@ def main() -> None:
     )
     images = sorted((data.parent / "train" / "images").glob("*.jpg"))
     init = args.init or initial_checkpoint(args.out, images)
-    best = train(data, args.out, args.hours, init, batch=args.batch)
+    best = train(data, args.out, args.hours, init, batch=args.batch, size=args.size)
     if not args.no_export:
-        print("exported", export(best))
+        print("exported", export(best, size=args.size))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ def face_library(shared: Path | None) -> dict[str, dict[str, list[np.ndarray]]]:
     ours = {name: [image] for name, image in load_faces().items() if name != "back"}
     for name, images in flower_faces(np.random.default_rng(7)).items():
         ours[name].extend(images)
+    blank = ours["P"][0].copy()  # the white dragon as many Chinese sets have it: 白板, blank
+    blank[:] = blank[2, 2]
+    ours["P"].append(blank)
     library = {"ours": ours}
     if shared is not None and (shared / "camerash-tiles").is_dir():
         for source, pairs in (

@@ -3,8 +3,10 @@ crops for the classifier.
 
 A label is a tile the camera sees at least half of (``visible``, cast rays) whose face or back
 lies at least 60 % inside the frame. Its quad is the face (or back) as four projected corners;
-ultralytics turns a quad into the smallest rotated rectangle around it. Classes: 0 a face, 1 a
-back (face down, or a standing tile seen from behind).
+ultralytics turns a quad into the smallest rotated rectangle around it. One class: a tile,
+whatever side it shows (face, or back: face down, or standing seen from behind). The detector
+only finds tiles; the classifier, which has a "back" output, says which side shows (a detector
+with a back class of its own, trained first, never learnt backs from these scenes: recall 0).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def obb_lines(record: dict[str, Any]) -> list[str]:
         if len(quad) != 4:
             rect = cv2.minAreaRect(quad.astype(np.float32))
             quad = cv2.boxPoints(rect)
-        cls = 1 if tile["name"] == "back" else 0
+        cls = 0  # one class, a tile whatever side shows: the classifier reads "back"
         coords = " ".join(f"{x / width:.5f} {y / height:.5f}" for x, y in quad)
         lines.append(f"{cls} {coords}")
     return lines
@@ -89,9 +91,29 @@ def write_obb_set(folders: list[Path], out: Path, copies: int = 2, seed: int = 0
     return written
 
 
-def write_real_obb(folder: Path, out: Path, limit: int | None = None, seed: int = 0) -> int:
+def dominant_turn(image: np.ndarray, boxes: list[list[float]]) -> float:
+    """The turn (degrees, -45..45) of the strongest straight edges inside ``boxes``: 0 when the
+    tiles lie square to the image, so that their axis-aligned boxes are fair oriented ones."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    mask = np.zeros(grey.shape, bool)
+    for x1, y1, x2, y2 in boxes:
+        mask[int(max(y1, 0)) : int(y2), int(max(x1, 0)) : int(x2)] = True
+    magnitude = np.hypot(gx, gy)[mask]
+    angle = np.degrees(np.arctan2(gy, gx))[mask] % 90
+    histogram, _ = np.histogram(angle, bins=90, range=(0, 90), weights=magnitude)
+    histogram = np.convolve(np.r_[histogram[-2:], histogram, histogram[:2]], np.ones(5), "valid")
+    peak = float(np.argmax(histogram)) + 0.5
+    return peak if peak <= 45 else peak - 90
+
+
+def write_real_obb(
+    folder: Path, out: Path, limit: int | None = None, seed: int = 0, max_turn: float = 5.0
+) -> int:
     """Labelled real photos (models.photo_sources' cache layout) as oriented-box training
-    images: each tile's axis-aligned box as a quad, class 0 (these sets show faces only)."""
+    images: each tile's axis-aligned box as a quad, class 0 (these sets show faces only).
+    Photos whose tiles lie turned by more than ``max_turn`` degrees are left out: their boxes
+    are no oriented boxes (a tile turned 45 degrees has a square box over its neighbours)."""
     labels = sorted((folder / "labels").glob("*.json"))
     rng = np.random.default_rng(seed)
     if limit is not None and limit < len(labels):
@@ -100,6 +122,12 @@ def write_real_obb(folder: Path, out: Path, limit: int | None = None, seed: int 
     for label_file in labels:
         record = json.loads(label_file.read_text(encoding="utf-8"))
         if not record.get("tiles"):
+            continue
+        image = cv2.imread(str(folder / "images" / record["image"]), cv2.IMREAD_COLOR)
+        if (
+            image is None
+            or abs(dominant_turn(image, [t["box"] for t in record["tiles"]])) > max_turn
+        ):
             continue
         width, height = record["width"], record["height"]
         lines = []

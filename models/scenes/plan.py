@@ -18,9 +18,9 @@ from vision.crops import TILE_NAMES
 
 SURFACES = ("felt", "wood", "glass", "cloth", "floor", "autotable", "marble")
 SURFACE_WEIGHTS = (0.26, 0.16, 0.12, 0.12, 0.1, 0.14, 0.1)
-BACK_COLOURS = (  # linear-ish RGB of a set's back layer
+BACK_COLOURS = (  # linear-ish RGB of a set's back layer (none white: a blank face is 白板)
     (0.05, 0.3, 0.08), (0.02, 0.12, 0.4), (0.75, 0.55, 0.05), (0.7, 0.25, 0.02),
-    (0.5, 0.03, 0.03), (0.03, 0.03, 0.03), (0.8, 0.8, 0.75), (0.6, 0.2, 0.4),
+    (0.5, 0.03, 0.03), (0.03, 0.03, 0.03), (0.45, 0.45, 0.42), (0.6, 0.2, 0.4),
     (0.25, 0.05, 0.4), (0.05, 0.35, 0.35),
 )  # fmt: skip
 CLUTTER = ("cup", "phone", "dice", "chips", "sticks", "card", "hand", "pen", "coaster", "bowl")

@@ -16,6 +16,7 @@ import json
 import time
 from pathlib import Path
 
+from models.scenes.hands import hand_plan
 from models.scenes.plan import random_plan
 
 
@@ -34,6 +35,7 @@ def render_seeds(
     faces: str | None = None,
     empty: float = 0.08,
     percent: int = 100,
+    hands: bool = False,
 ) -> int:
     from models.scenes.blender_scene import render
 
@@ -44,7 +46,7 @@ def render_seeds(
         label_file = out / "labels" / f"{seed:06d}.json"
         if label_file.exists():
             continue
-        plan = random_plan(seed, empty=empty)
+        plan, truth = hand_plan(seed) if hands else (random_plan(seed, empty=empty), None)
         if faces is not None:
             plan["style"]["faces"] = faces
         started = time.perf_counter()
@@ -60,6 +62,7 @@ def render_seeds(
             "surface": plan["surface"]["kind"],
             "camera": plan["camera"],
             "tiles": tiles,
+            **({"truth": truth} if truth else {}),
         }
         label_file.write_text(json.dumps(record), encoding="utf-8")
         done += 1
@@ -76,6 +79,7 @@ def main() -> None:
     parser.add_argument("--faces", help="one face source for every scene (e.g. camerash-eval)")
     parser.add_argument("--empty", type=float, default=0.08, help="share of scenes with no tile")
     parser.add_argument("--percent", type=int, default=100, help="resolution, percent of 640x480")
+    parser.add_argument("--hands", action="store_true", help="revealed winning hands (truth kept)")
     args = parser.parse_args()
     count = render_seeds(
         args.assets,
@@ -86,6 +90,7 @@ def main() -> None:
         faces=args.faces,
         empty=args.empty,
         percent=args.percent,
+        hands=args.hands,
     )
     print(f"rendered {count} scene(s) into {args.out}")
 

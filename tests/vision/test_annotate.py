@@ -31,10 +31,10 @@ def _row(x: float, y: float, width: float, names: str) -> list[PhotoTile]:
 
 
 def _edge_run(drawn: np.ndarray, plain: np.ndarray, tile: PhotoTile) -> int:
-    """How many pixels wide the line drawn along the tile's left edge is (low on the tile,
-    below its label)."""
+    """How many pixels wide the line drawn along the tile's left edge is (high on the tile,
+    above its label, which sits low on the face)."""
     x1, y1, _, y2 = (round(v) for v in tile.box)
-    row = round(y1 + 0.85 * (y2 - y1))
+    row = round(y1 + 0.35 * (y2 - y1))
     changed = np.abs(drawn[row].astype(int) - plain[row].astype(int)).max(axis=1) > 30
     left, right = x1, x1
     while left > 0 and changed[left - 1]:

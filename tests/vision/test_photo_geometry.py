@@ -78,3 +78,11 @@ def test_box_corners_follow_the_face_turn() -> None:
     assert turned.up == pytest.approx((-1, 0))
     assert turned.width == pytest.approx(20) and turned.height == pytest.approx(30)
     assert PhotoTile("5p", box_corners((0, 0, 20, 30), 180), 0.9).up == pytest.approx((0, 1))
+
+
+@pytest.mark.parametrize("orientation", [0, 90, 180, 270])
+def test_a_tiles_angle_and_orientation_follow_its_corners(orientation: int) -> None:
+    tile = PhotoTile("7m", box_corners((10, 10, 50, 50), orientation), 0.9)
+    assert tile.orientation == orientation
+    assert tile.angle == pytest.approx(orientation)
+    assert tile.to_dict()["orientation"] == orientation

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-    from vision.detector import Detection
+    from vision.photo import PhotoTile
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,8 +27,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "detect",
         help="detect tiles in images: tile, box, confidence, orientation as JSON",
         description="Prints, per image, a JSON list of {tile, box [x1,y1,x2,y2] in image pixels, "
-        "confidence, orientation (0/90/180/270, face turned counter-clockwise)}. One pretty "
-        "document per image, or with --json one compact line per image.",
+        "confidence, orientation (0/90/180/270, face turned counter-clockwise)}; without "
+        "--calibration or --tile-px the photo reader (any scale and turn) adds each face's "
+        "corners, its exact angle and the runner-up readings. One pretty document per image, "
+        "or with --json one compact line per image.",
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     parser.add_argument("--json", action="store_true", help="one compact JSON line per image")
@@ -36,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--tile-px",
         type=float,
-        default=40.0,
-        help="expected tile width in pixels when no calibration is given",
+        help="read with the table detector at this tile width (px) instead of the photo "
+        "reader, which needs no hint of scale",
     )
     parser.add_argument("--min-confidence", type=float, default=0.3)
     parser.add_argument("--backend", choices=["onnx", "ultralytics"], default="onnx")
@@ -64,6 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, CalibrationError
     from vision.capture import CaptureError, read_image
     from vision.detector import Detector
+    from vision.photo import PhotoReader, PhotoTile, box_corners
 
     outputs = annotated_paths(args.annotated, args.images) if args.annotated else None
     try:
@@ -74,7 +77,16 @@ def _run(args: argparse.Namespace) -> int:
             boxes = UltralyticsBoxes(args.weights)
         else:
             boxes = OnnxBoxes(args.weights) if args.weights else OnnxBoxes()
-        detector = Detector(boxes=boxes, tile_px=args.tile_px, use_expert=not args.no_expert)
+        if args.tile_px is not None and not (args.tile_px > 0 and args.tile_px < 1e5):
+            raise CliError(f"--tile-px must be a width in pixels above 0, got {args.tile_px}")
+        detector = Detector(
+            boxes=boxes, tile_px=args.tile_px or 40.0, use_expert=not args.no_expert
+        )
+        photo = (
+            PhotoReader()
+            if calibration is None and args.tile_px is None and args.weights is None
+            else None
+        )
     except (CalibrationError, DetectorError) as exc:
         raise CliError(str(exc)) from exc
     except ImportError as exc:
@@ -85,19 +97,28 @@ def _run(args: argparse.Namespace) -> int:
     for number, path in enumerate(args.images):
         try:
             image = read_image(path)
-            found = [
-                d
-                for d in detector.detect(image, calibration)
-                if d.confidence >= args.min_confidence
-            ]
+            if photo is not None:
+                tiles = [t for t in photo.read(image) if t.confidence >= args.min_confidence]
+                doc = [t.to_dict() for t in tiles]
+            else:
+                found = [
+                    d
+                    for d in detector.detect(image, calibration)
+                    if d.confidence >= args.min_confidence
+                ]
+                tiles = [
+                    PhotoTile(d.tile, box_corners(d.box, d.orientation), d.confidence)
+                    for d in found
+                ]
+                doc = [d.to_dict() for d in found]
         except (CaptureError, DetectorError) as exc:
             print(f"tilesight detect: {exc}", file=sys.stderr)
             failed += 1
             continue
-        doc = [d.to_dict() for d in found]
         print(json.dumps(doc) if args.json else json.dumps(doc, indent=1), flush=True)
         if outputs is not None:
-            _draw(image, found, path, outputs[number], calibrated=calibration is not None)
+            how = "calibrated" if calibration else "photo reader" if photo else "table detector"
+            _draw(image, tiles, path, outputs[number], how)
     if failed:
         raise CliError(f"{failed} of {len(args.images)} image(s) could not be read")
     return 0
@@ -126,16 +147,11 @@ def annotated_paths(out: str, images: list[Path]) -> list[Path]:
     return paths
 
 
-def _draw(
-    image: np.ndarray, found: Sequence[Detection], source: Path, out: Path, *, calibrated: bool
-) -> None:
+def _draw(image: np.ndarray, tiles: Sequence[PhotoTile], source: Path, out: Path, how: str) -> None:
     from tilesight.cli import CliError
     from vision.annotate import AnnotateError, annotate, save
-    from vision.photo import PhotoTile, box_corners
 
-    tiles = [PhotoTile(d.tile, box_corners(d.box, d.orientation), d.confidence) for d in found]
     doubted = sum(t.doubted for t in tiles)
-    how = "calibrated" if calibrated else "no calibration"
     banner = [f"{source.name}: {len(tiles)} tiles read, {doubted} doubted ({how})"]
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
