@@ -46,7 +46,6 @@ def test_unknown_rule_set_names_the_known_ones(
     assert "qujing" in capsys.readouterr().err
 
 
-@pytest.mark.skipif("score" not in cli.COMMAND_MODULES, reason="`tilesight score` not built yet")
 def test_score_command_with_qujing_rules(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["score", "111222333444m5m", "--win-tile", "5m", "--rules", "qujing", "--json"])
     result = json.loads(capsys.readouterr().out)

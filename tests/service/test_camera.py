@@ -24,11 +24,14 @@ from tilesight.topics import TableTopics
 from vision.calibration import Calibration
 from vision.layout import TableSpec
 
+#: The river every seat shows in the video (one row of six).
+RIVER = ["1m", "2p", "3s", "E", "C", "9m"]
+
 
 @pytest.fixture(scope="module")
 def table_video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     spec = TableSpec(concealed=[0] * 4)
-    spec.rivers = [["1m", "2p", "3s", "E", "C", "9m"] for _ in range(4)]
+    spec.rivers = [list(RIVER) for _ in range(4)]
     faces = {name: [image] for name, image in load_faces().items()}
     corners = np.float32([[260, 40], [900, 50], [890, 690], [250, 680]])
     frame = render_frame(
@@ -110,6 +113,10 @@ def test_camera_worker_reads_frames_and_is_supervised(
     assert any("the stream ended" in detail for detail in details), details
     hand = service.engine.snapshot()["hand"]
     assert hand is not None and all(s["concealed_count"] == 13 for s in hand["seats"][1:])
+    # What was read: every seat's river is the video's, tile for tile (each opening of the file
+    # reads the whole table again, so the river holds one row of it per complete read).
+    for seat in hand["seats"]:
+        assert seat["river"] and all(row == RIVER for row in seat["river"]), seat
 
 
 def test_the_readers_waits_are_seconds_whatever_the_camera_rate() -> None:

@@ -1,4 +1,4 @@
-"""The page server, the tile sprite and the vendored MQTT.js (no browser needed)."""
+"""The page server, the tile sprite and the vendored MQTT.js and glyphs (no browser needed)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from tilesight.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
 from tilesight.cli import main
 from tilesight.web.server import WEB_DIR, WebServer, page_url, websockets_listener
-from tilesight.web.tiles import SPRITE, sprite, tile_codes
+from tilesight.web.tiles import GLYPH_CHARS, GLYPHS, SPRITE, sprite, tile_codes
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,18 @@ def test_the_committed_sprite_matches_its_generator() -> None:
     codes_js = (WEB_DIR / "common.js").read_text(encoding="utf-8")
     assert "TILE_CODES" in codes_js  # the pages' list of faces: 34 kinds + 8 flowers
     assert len(set(tile_codes())) == 42
+
+
+def test_the_sprite_needs_no_font() -> None:
+    """Characters are outlines from the vendored glyph data (exactly the ones the faces draw),
+    with the font's licence notice; nothing in the sprite asks the viewer for a font."""
+    text = SPRITE.read_text(encoding="utf-8")
+    assert "<text" not in text and "font" not in text.split("-->", 2)[2]
+    glyphs = json.loads(GLYPHS.read_text(encoding="utf-8"))
+    assert sorted(glyphs["glyphs"]) == sorted(GLYPH_CHARS) and len(GLYPH_CHARS) == 28
+    assert "SIL Open Font License" in text and glyphs["copyright"] in text
+    ofl = (WEB_DIR / "vendor" / "noto-cjk-OFL.txt").read_text(encoding="utf-8")
+    assert glyphs["copyright"] in ofl and "SIL OPEN FONT LICENSE Version 1.1" in ofl
 
 
 def test_vendored_mqtt_js_is_the_recorded_release() -> None:

@@ -2,19 +2,24 @@
 
 Each tile is a ``<symbol id="t-<code>">`` (codes in the project notation: ``5m``, ``E``, ``C``,
 ``3f``; ``back`` for a face-down tile) that the pages place with ``<use href="tiles.svg#t-5m">``.
-Dots and bamboo are drawn as geometry; characters, winds, dragons and flowers as CJK glyphs
-(the browser's serif CJK font, e.g. Noto Serif CJK). Regenerate the committed file with
-``python -m tilesight.web.tiles``; a test checks that the file matches this generator.
+Dots and bamboo are drawn as geometry; characters, winds, dragons and flowers as glyph outlines
+(paths from Noto Serif CJK, ``vendor/noto-cjk-glyphs.json``, made by ``build_glyphs``), so no
+face needs a font. Regenerate the committed file with ``python -m tilesight.web.tiles``; a test
+checks that the file matches this generator.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine.tiles import FLOWERS, KINDS
 
 SPRITE = Path(__file__).with_name("tiles.svg")
+GLYPHS = Path(__file__).with_name("vendor") / "noto-cjk-glyphs.json"
 WIDTH, HEIGHT = 60, 80
 NUMERALS = "一二三四五六七八九"
 HONOR_GLYPHS = {
@@ -26,8 +31,14 @@ HONOR_GLYPHS = {
     "F": ("發", "#1b7a3a"),
 }
 FLOWER_GLYPHS = "梅蘭菊竹春夏秋冬"
+FLOWER_DIGITS = "1234"
+#: Every character a face draws: exactly the glyphs ``build_glyphs`` takes from the font.
+GLYPH_CHARS = (
+    NUMERALS + "萬" + "".join(g for g, _ in HONOR_GLYPHS.values()) + FLOWER_GLYPHS + FLOWER_DIGITS
+)
 DOT_COLOURS = ("#1f5fa8", "#1b7a3a", "#c62828")
-FONT = "'Noto Serif CJK SC','Noto Serif CJK TC','Source Han Serif',serif"
+#: Draws one character: (char, x, y, size, colour) -> SVG, its ink centred on (x, y).
+GlyphDrawer = Callable[[str, float, float, float, str], str]
 
 # Pip positions (x, y) inside the 60x80 face for ranks 1-9, shared by dots and bamboo.
 PIPS: dict[int, list[tuple[float, float]]] = {
@@ -52,10 +63,18 @@ def _frame() -> str:
     )
 
 
-def _text(glyph: str, x: float, y: float, size: float, colour: str) -> str:
+def _glyph_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GLYPHS.read_text(encoding="utf-8"))
+    return data
+
+
+def glyph_path(char: str, x: float, y: float, size: float, colour: str) -> str:
+    """``char``'s outline with its ink centred on (x, y), scaled as text of ``size`` would be."""
+    data = _glyph_data()
+    scale = size / data["units_per_em"]
     return (
-        f'<text x="{x}" y="{y}" font-family="{FONT}" font-size="{size}" font-weight="700" '
-        f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{glyph}</text>'
+        f'<path transform="translate({x} {y}) scale({scale:.5g})" fill="{colour}" '
+        f'd="{data["glyphs"][char]}"/>'
     )
 
 
@@ -91,11 +110,12 @@ def _bamboo(rank: int) -> str:
     return "".join(parts)
 
 
-def face(code: str) -> str:
-    """The drawing (without frame) of one tile, by its notation code."""
+def face(code: str, glyph: GlyphDrawer = glyph_path) -> str:
+    """The drawing (without frame) of one tile, by its notation code; ``glyph`` draws its
+    characters (outlines; the tests swap in font text to compare)."""
     if code in HONOR_GLYPHS:
-        glyph, colour = HONOR_GLYPHS[code]
-        return _text(glyph, 30, 40, 40, colour)
+        char, colour = HONOR_GLYPHS[code]
+        return glyph(char, 30, 39, 40, colour)
     if code == "P":  # white dragon: an empty blue frame
         return (
             '<rect x="12" y="14" width="36" height="50" rx="3" fill="none" '
@@ -103,16 +123,15 @@ def face(code: str) -> str:
         )
     rank, suit = int(code[0]), code[1]
     if suit == "m":
-        return _text(NUMERALS[rank - 1], 30, 22, 26, "#1b2a4a") + _text("萬", 30, 56, 30, "#c62828")
+        return glyph(NUMERALS[rank - 1], 30, 21, 28, "#1b2a4a") + glyph("萬", 30, 54, 32, "#c62828")
     if suit == "p":
         return _dots(rank)
     if suit == "s":
         return _bamboo(rank)
     if suit == "f":
         colour = "#1f5fa8" if rank <= 4 else "#c62828"
-        return _text(FLOWER_GLYPHS[rank - 1], 30, 36, 34, colour) + _text(
-            str((rank - 1) % 4 + 1), 48, 68, 13, colour
-        )
+        digit = FLOWER_DIGITS[(rank - 1) % 4]
+        return glyph(FLOWER_GLYPHS[rank - 1], 30, 36, 34, colour) + glyph(digit, 49, 66, 14, colour)
     raise ValueError(f"no tile face for {code!r}")
 
 
@@ -120,22 +139,37 @@ def tile_codes() -> list[str]:
     return [str(t) for t in KINDS + FLOWERS]
 
 
+def drawing(code: str, glyph: GlyphDrawer = glyph_path) -> str:
+    """The whole tile (body and face) by its code, or the back for ``back``."""
+    if code == "back":
+        return (
+            f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="7" fill="#2f7d5a" '
+            'stroke="#1d5a3e" stroke-width="1.5"/>'
+        )
+    return _frame() + face(code, glyph)
+
+
 def sprite() -> str:
     """The whole sprite file: every tile face and a back."""
-    symbols = [
-        f'<symbol id="t-{code}" viewBox="0 0 {WIDTH} {HEIGHT}">{_frame()}{face(code)}</symbol>'
-        for code in tile_codes()
-    ]
-    symbols.append(
-        f'<symbol id="t-back" viewBox="0 0 {WIDTH} {HEIGHT}">'
-        f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="7" fill="#2f7d5a" '
-        'stroke="#1d5a3e" stroke-width="1.5"/></symbol>'
+    body = "\n".join(
+        f'<symbol id="t-{code}" viewBox="0 0 {WIDTH} {HEIGHT}">{drawing(code)}</symbol>'
+        for code in [*tile_codes(), "back"]
     )
-    body = "\n".join(symbols)
     return (
         '<svg xmlns="http://www.w3.org/2000/svg">\n'
         "<!-- generated by python -m tilesight.web.tiles; do not edit -->\n"
+        f"<!-- {_notice()} -->\n"
         f"{body}\n</svg>\n"
+    )
+
+
+def _notice() -> str:
+    """The font licence notice the glyph outlines carry with them."""
+    data = _glyph_data()
+    return (
+        f"Character glyphs: outlines from {data['font']} ({data['version'].split(';')[0]}), "
+        f"{data['copyright']} Licensed under the SIL Open Font License, Version 1.1 "
+        "(vendor/noto-cjk-OFL.txt, https://openfontlicense.org)."
     )
 
 
