@@ -8,8 +8,8 @@ Sets: rendered scenes never trained on (our art; the held-out real Camerash face
 rendered scenes with no tile, and labelled real photos fetched by models.photo_sources (their
 boxes hold whole tiles), plus the parts of those real photos where no tile lies (real tables,
 trays, felt and floors: none may get a box). Readers: ``photo`` (vision.photo.PhotoReader, no
-hint) and ``table`` (the table detector's uncalibrated path, ``tilesight detect`` before it,
-at its default 40 px tile) as the baseline.
+hint) ``table`` (the table detector's uncalibrated path, ``tilesight detect`` before it, at its
+default 40 px tile) and ``mahjong-detector`` (the public peer) as baselines.
 """
 
 from __future__ import annotations
@@ -102,6 +102,17 @@ def table_reader() -> Reader:
     return lambda image: [(d.tile, d.box) for d in detector.detect(image) if d.confidence >= 0.3]
 
 
+def peer_reader() -> Reader:
+    """mahjong-detector (PyPI; the public peer, no flowers, no backs), as models.evaluate runs
+    it; a reader that reads nothing when it is not installed is refused."""
+    from models.evaluate import baseline
+
+    run = baseline()
+    if run is None:
+        raise SystemExit("mahjong-detector is not installed (pip install -e '.[train]')")
+    return lambda image: [(name, box) for name, box, score in run(image) if score >= 0.3]
+
+
 def evaluate(samples: Iterator[Sample], read: Reader, limit: int | None = None) -> dict:
     tally = Tally()
     seconds = 0.0
@@ -135,6 +146,7 @@ def main() -> None:
     cache = (args.cache or DEFAULT_CACHE).expanduser()
     readers = {"photo": photo_reader, "photo-full": lambda: photo_reader(full=True)}
     readers["table"] = table_reader
+    readers["mahjong-detector"] = peer_reader
     sets: dict[str, Callable[[], Iterator[Sample]]] = {}
     for folder in args.rendered:
         sets[f"rendered:{folder.name}"] = lambda f=folder: rendered_samples(f)

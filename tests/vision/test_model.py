@@ -29,6 +29,8 @@ MIN_ORIENTATION_ACCURACY = 0.92
         "closeup.onnx",
         "expert.onnx",
         "expert-int8.onnx",
+        "photo-detector.onnx",
+        "photo-classifier.onnx",
     ],
 )
 def test_weights_match_their_checksums(name: str) -> None:
