@@ -20,7 +20,7 @@ from vision.boxes import WEIGHTS
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
-from vision.photo_boxes import OrientedBox, PhotoBoxes
+from vision.photo_boxes import OrientedBox, PhotoBoxes, squared_to_edges
 
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
@@ -169,7 +169,7 @@ class PhotoReader:
         self.detector = detector if detector is not None else photo_classifier()
 
     def read(self, image: np.ndarray, full: bool = False) -> list[PhotoTile]:
-        found = self.boxes.find(image, full=full)
+        found = [squared_to_edges(image, box) for box in self.boxes.find(image, full=full)]
         if not found:
             return []
         quads: list[np.ndarray] = []

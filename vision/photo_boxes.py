@@ -136,3 +136,43 @@ def _suppress(rows: np.ndarray, iou: float = 0.45) -> list[OrientedBox]:
     corners = rectangle_corners(rows[:, :5])
     order = sorted(np.asarray(keep).reshape(-1).tolist(), key=lambda i: -rows[i, 5])
     return [OrientedBox(corners[i], float(rows[i, 5]), bool(rows[i, 6] == 1)) for i in order]
+
+
+def edge_turn(image: np.ndarray, corners: np.ndarray) -> float | None:
+    """The turn (radians, in [0, pi/2)) of the strongest straight edges inside ``corners``: a
+    tile's own outline and its neighbours' seams, which the box's angle only approximates; None
+    when the patch has no clear direction."""
+    x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
+    x, y = max(x, 0), max(y, 0)
+    patch = image[y : y + h, x : x + w]
+    if patch.shape[0] < 8 or patch.shape[1] < 8:
+        return None
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    angle = np.arctan2(gy, gx) % (np.pi / 2)
+    histogram, edges = np.histogram(angle, bins=45, range=(0, np.pi / 2), weights=np.hypot(gx, gy))
+    smooth = np.convolve(np.r_[histogram[-2:], histogram, histogram[:2]], np.ones(5) / 5, "valid")
+    peak = int(np.argmax(smooth))
+    if smooth[peak] < 2.5 * float(np.median(smooth)):
+        return None
+    return float((edges[peak] + edges[peak + 1]) / 2)
+
+
+def squared_to_edges(
+    image: np.ndarray, box: OrientedBox, most: float = np.radians(25)
+) -> OrientedBox:
+    """``box`` turned about its centre to the edges it lies on (``edge_turn``), when they are
+    within ``most`` of its own angle: crops then stand square to the tile."""
+    turn = edge_turn(image, box.corners)
+    if turn is None:
+        return box
+    c = box.corners
+    along = c[1] - c[0]
+    current = float(np.arctan2(along[1], along[0])) % (np.pi / 2)
+    delta = (turn - current + np.pi / 4) % (np.pi / 2) - np.pi / 4
+    if abs(delta) > most:
+        return box
+    centre = c.mean(axis=0)
+    cos, sin = np.cos(delta), np.sin(delta)
+    turned = (c - centre) @ np.array([[cos, sin], [-sin, cos]]) + centre
+    return OrientedBox(turned, box.score, box.back)

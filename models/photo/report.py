@@ -16,14 +16,15 @@ def _cell(share: dict | None) -> str:
 
 def summary_lines(results: dict[str, dict[str, dict]]) -> list[str]:
     lines = [
-        "| set | reader | tiles read right | boxes right | flowers read right "
-        "| no box on a tile-free image | s / image |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| set | reader | tiles read right | tiles found (any reading) | boxes right "
+        "| flowers read right | no box on a tile-free image | s / image |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for set_name, by_reader in results.items():
         for reader, m in by_reader.items():
             lines.append(
-                f"| {set_name} | {reader} | {_cell(m.get('tiles'))} | {_cell(m.get('boxes'))} "
+                f"| {set_name} | {reader} | {_cell(m.get('tiles'))} | {_cell(m.get('found'))} "
+                f"| {_cell(m.get('boxes'))} "
                 f"| {_cell(m.get('flowers'))} | {_cell(m.get('silent_on_empty'))} "
                 f"| {m.get('seconds_per_image', '-')} |"
             )

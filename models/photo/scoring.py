@@ -32,6 +32,7 @@ class Tally:
     """Per-class counts over a set of images."""
 
     present: Counter[str] = field(default_factory=Counter)  # true tiles per kind
+    found: Counter[str] = field(default_factory=Counter)  # ... given a box, whatever it read
     read_right: Counter[str] = field(default_factory=Counter)  # ... found and named right
     reported: Counter[str] = field(default_factory=Counter)  # boxes reported per kind read
     reported_right: Counter[str] = field(default_factory=Counter)
@@ -53,6 +54,7 @@ class Tally:
                 continue
             self.present[truth.tile] += 1
             ri = matched_truth.get(ti)
+            self.found[truth.tile] += ri is not None
             if ri is not None and reported[ri][0] == truth.tile:
                 self.read_right[truth.tile] += 1
             elif ri is not None:
@@ -70,6 +72,7 @@ class Tally:
         out: dict[str, object] = {
             "images": self.images,
             "tiles": _share(sum(self.read_right.values()), sum(self.present.values())),
+            "found": _share(sum(self.found.values()), sum(self.present.values())),
             "boxes": _share(sum(self.reported_right.values()), sum(self.reported.values())),
             "flowers": _share(
                 sum(self.read_right[k] for k in flowers), sum(self.present[k] for k in flowers)

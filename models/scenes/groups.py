@@ -1,6 +1,7 @@
 """How tiles lie together: a revealed hand, a river, a wall, a standing hand, loose tiles, a row
-of one suit. Each maker returns slots in the group's own plane coordinates (x along the row, the
-owner at -y); models.scenes.plan turns and moves the group onto the table.
+of one suit, a tray of tiles packed in a grid. Each maker returns slots in the group's own plane
+coordinates (x along the row, the owner at -y); models.scenes.plan turns and moves the group
+onto the table.
 """
 
 from __future__ import annotations
@@ -136,6 +137,21 @@ def suit_row(rng: np.random.Generator, deck: _Deck, style: dict[str, Any]) -> li
     return slots
 
 
+def tray(rng: np.random.Generator, deck: _Deck, style: dict[str, Any]) -> list[Slot]:
+    """Tiles packed in a grid, touching (a tray, a box, a set laid out to be checked): the
+    seams between faces are where a detector must tell one tile from the next."""
+    rows, columns = int(rng.integers(2, 6)), int(rng.integers(3, 9))
+    gap = style["w"] * float(rng.uniform(0.0, 0.04))
+    flip = rng.random() < 0.15
+    slots = []
+    for row in range(rows):
+        for column in range(columns):
+            xy = (column * (style["w"] + gap), -row * (style["h"] + gap))
+            turn = math.pi if flip and rng.random() < 0.3 else 0.0
+            slots.append(Slot(deck.draw(), "up", xy, turn + float(rng.normal(0, 0.01))))
+    return slots
+
+
 GROUP_MAKERS: dict[str, Callable[[np.random.Generator, _Deck, dict[str, Any]], list[Slot]]] = {
     "revealed_hand": revealed_hand,
     "river": river,
@@ -143,6 +159,7 @@ GROUP_MAKERS: dict[str, Callable[[np.random.Generator, _Deck, dict[str, Any]], l
     "standing_hand": standing_hand,
     "loose": loose,
     "suit_row": suit_row,
+    "tray": tray,
 }
 
 
