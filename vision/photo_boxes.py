@@ -135,7 +135,47 @@ def _suppress(rows: np.ndarray, iou: float = 0.45) -> list[OrientedBox]:
     keep = cv2.dnn.NMSBoxesRotated(rects, rows[:, 5].astype(float).tolist(), 0.0, iou)
     corners = rectangle_corners(rows[:, :5])
     order = sorted(np.asarray(keep).reshape(-1).tolist(), key=lambda i: -rows[i, 5])
-    return [OrientedBox(corners[i], float(rows[i, 5]), bool(rows[i, 6] == 1)) for i in order]
+    kept: list[int] = []
+    for i in order:  # tiles never lie on one another: a box centred in a better one is a double
+        centre = rows[i, :2]
+        if not any(
+            _inside(centre, corners[k], 0.8) or _inside(rows[k, :2], corners[i], 0.8) for k in kept
+        ):
+            kept.append(i)
+    kept = [i for i in kept if not _straddles(i, kept, corners)]
+    return [OrientedBox(corners[i], float(rows[i, 5]), bool(rows[i, 6] == 1)) for i in kept]
+
+
+_GRID = (np.arange(7) + 0.5) / 7
+
+
+def _in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """P x Q: whether each point lies inside each convex quad (corners in ring order)."""
+    edges = np.roll(quads, -1, axis=1) - quads  # Q x 4 x 2
+    rel = points[:, None, None, :] - quads[None]  # P x Q x 4 x 2
+    cross = edges[None, ..., 0] * rel[..., 1] - edges[None, ..., 1] * rel[..., 0]
+    return (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+
+
+def _straddles(i: int, kept: list[int], corners: np.ndarray) -> bool:
+    """A box lying over two tiles' halves: 80 % of it under two or more other boxes that each
+    cover a fifth of it or more (as the table path's vision.boxes.drop_straddlers)."""
+    others = [k for k in kept if k != i]
+    if len(others) < 2:
+        return False
+    c = corners[i]
+    u, v = np.meshgrid(_GRID, _GRID)
+    points = c[0] + np.outer(u.ravel(), c[1] - c[0]) + np.outer(v.ravel(), c[3] - c[0])
+    inside = _in_quads(points, corners[others])  # points x others
+    covering = inside.mean(axis=0) >= 0.2
+    return int(covering.sum()) >= 2 and inside[:, covering].any(axis=1).mean() >= 0.8
+
+
+def _inside(point: np.ndarray, corners: np.ndarray, shrink: float) -> bool:
+    """Whether ``point`` lies inside the rectangle ``corners`` shrunk about its centre."""
+    centre = corners.mean(axis=0)
+    polygon = (centre + (corners - centre) * shrink).astype(np.float32)
+    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
 
 
 def edge_turn(image: np.ndarray, corners: np.ndarray) -> float | None:

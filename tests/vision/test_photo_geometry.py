@@ -86,3 +86,17 @@ def test_a_tiles_angle_and_orientation_follow_its_corners(orientation: int) -> N
     assert tile.orientation == orientation
     assert tile.angle == pytest.approx(orientation)
     assert tile.to_dict()["orientation"] == orientation
+
+
+def test_a_box_over_two_tiles_halves_and_a_box_inside_another_are_dropped() -> None:
+    rows = np.array(
+        [
+            [100, 100, 30, 40, 0.0, 0.9, 0],  # a tile
+            [130, 100, 30, 40, 0.0, 0.85, 0],  # the tile beside it
+            [115, 100, 30, 40, 0.0, 0.95, 0],  # a box over both tiles' halves, scoring best
+            [131, 101, 12, 16, 0.0, 0.5, 0],  # a small box inside the second tile
+        ]
+    )
+    kept = _suppress(rows)
+    centres = sorted(tuple(np.round(b.corners.mean(axis=0))) for b in kept)
+    assert centres == [(100, 100), (130, 100)]
