@@ -49,3 +49,18 @@ def test_a_mirrored_photo_is_turned_back_before_its_crops_are_kept(tmp_path: Pat
     assert set(y.tolist()) == {2 * KIND}  # upright outputs of the true kind
     left, right = x[:, 5:43, 3:15].mean(axis=(1, 2, 3)), x[:, 5:43, 21:33].mean(axis=(1, 2, 3))
     assert (left < right).all()  # every crop as the face really is, none mirrored
+
+
+def test_synthesized_crops_are_the_faces_upright_or_turned_with_their_labels() -> None:
+    from models.faces import load_faces
+    from models.photo.face_crops import crop_set, synthesize
+
+    faces = load_faces()
+    crop = synthesize(faces["C"], np.random.default_rng(0))
+    assert crop.shape == (48, 36, 3) and crop.dtype == np.uint8
+    red = (crop[..., 2].astype(int) - crop[..., 1]) > 60  # 中 is red: it shows in the crop
+    assert red[10:40, 8:28].mean() > 0.05
+    library = {"ours": {"C": [faces["C"]], "5p": [faces["5p"]]}, "x-eval": {"C": [faces["C"]]}}
+    x, y = crop_set(library, per_face=3, seed=1)
+    assert x.shape == (6, 48, 36, 3)  # held-out ("-eval") faces are never used
+    assert {int(v) // 2 for v in y} == {TILE_NAMES.index("C"), TILE_NAMES.index("5p")}
