@@ -2,9 +2,16 @@
 
     .venv/bin/python bench/bench_service.py latency --events 2000
     .venv/bin/python bench/bench_service.py load --tables 200 --rate 5 --seconds 60 --shards 4
+    .venv/bin/python bench/bench_service.py outbox --events 4000 --rounds 20
+
+``latency`` and ``load`` take ``--synchronous NORMAL`` to run the outboxes without an fsync per
+commit (the service always uses FULL), pricing durability.
 
 ``latency``: one table with the real engine (simulated MCR hands); time from ``service.apply``
 to a subscriber's ``on_message`` for every event (same process, same clock).
+``outbox``: the price of durability: the three commits the service makes per event (the action
+journaled, the event stored, the row marked sent on PUBACK) timed with ``synchronous=FULL`` and
+``NORMAL`` in alternating rounds on the same disk (so background load hits both alike).
 ``load``: N tables (one MQTT client, outbox and engine each, split over shard processes) each
 emitting ``rate`` events/s for ``seconds``; one ``tilesight scores`` consumer stores them all.
 Reports loss (holes or missing seqs in the consumer's store), duplicates, and the CPU used by the
@@ -103,7 +110,7 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
         service = TableService(
             topics=TableTopics("bench", "T01"),
             engine=TableEngine(table_id="T01", procedure="wsom", rules="mcr"),
-            outbox=Outbox(Path(tmp) / "o.sqlite"),
+            outbox=Outbox(Path(tmp) / "o.sqlite", synchronous=args.synchronous),
             endpoint=parse_mqtt_url(broker.url),
         )
         service.start()
@@ -126,12 +133,51 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
         sub.loop_stop()
     ms = sorted((received[e] - t0) * 1000 for e, t0 in sent.items() if e in received)
     return {
+        "synchronous": args.synchronous,
         "events": len(sent),
         "received": len(ms),
         "p50_ms": round(statistics.median(ms), 2),
         "p99_ms": round(ms[int(len(ms) * 0.99) - 1], 2),
         "max_ms": round(ms[-1], 2),
     }
+
+
+def outbox_cost(args: argparse.Namespace) -> dict[str, Any]:
+    """Per-event outbox time (journal + append + mark_sent) with each ``synchronous`` setting."""
+    from engine.actions import Washout
+    from tilesight.outbox import Outbox
+
+    engine = SyntheticEngine("T01")
+    timings: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+    per_round = max(1, args.events // args.rounds)
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        outboxes = {
+            "FULL": Outbox(Path(tmp) / "full.sqlite", synchronous="FULL"),
+            "NORMAL": Outbox(Path(tmp) / "normal.sqlite", synchronous="NORMAL"),
+        }
+        for _ in range(args.rounds):
+            for mode, outbox in outboxes.items():
+                for _ in range(per_round):
+                    event = engine.apply(Washout())[0]
+                    start = time.perf_counter()
+                    outbox.journal("T01", 1, '{"action": "washout"}')
+                    row = outbox.append(event, "tilesight/v1/bench/T01/events/tile_discarded")
+                    assert row is not None
+                    outbox.mark_sent(row.rowid)
+                    timings[mode].append(time.perf_counter() - start)
+        for outbox in outboxes.values():
+            outbox.close()
+    result: dict[str, Any] = {"directory": args.dir or tempfile.gettempdir()}
+    for mode, seconds in timings.items():
+        ms = sorted(t * 1000 for t in seconds)
+        result[mode] = {
+            "events": len(ms),
+            "p50_ms": round(statistics.median(ms), 3),
+            "p99_ms": round(ms[int(len(ms) * 0.99) - 1], 3),
+            "max_ms": round(ms[-1], 3),
+            "events_per_s": round(len(ms) / sum(seconds)),
+        }
+    return result
 
 
 def shard(args: argparse.Namespace) -> None:
@@ -149,7 +195,7 @@ def shard(args: argparse.Namespace) -> None:
             TableService(
                 topics=TableTopics("load", table),
                 engine=SyntheticEngine(table),
-                outbox=Outbox(Path(args.dir) / f"{table}.sqlite"),
+                outbox=Outbox(Path(args.dir) / f"{table}.sqlite", synchronous=args.synchronous),
                 endpoint=parse_mqtt_url(args.mqtt),
                 client_id=f"bench-{table}",
             )
@@ -214,6 +260,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                     str(args.rate),
                     "--seconds",
                     str(args.seconds),
+                    "--synchronous",
+                    args.synchronous,
                 ],
                 stdout=subprocess.PIPE,
                 text=True,
@@ -236,6 +284,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         stored = store.event_count("load")
     wall = args.seconds
     return {
+        "synchronous": args.synchronous,
         "tables": args.tables,
         "rate_per_table": args.rate,
         "seconds": args.seconds,
@@ -259,12 +308,19 @@ def main() -> None:
     lat = sub.add_parser("latency")
     lat.add_argument("--events", type=int, default=2000)
     lat.add_argument("--gap", type=float, default=0.002, help="seconds between actions")
+    lat.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
+    ob = sub.add_parser("outbox")
+    ob.add_argument("--events", type=int, default=4000, help="per setting")
+    ob.add_argument("--rounds", type=int, default=20)
+    ob.add_argument("--dir", help="where the outboxes live (default: the temp directory)")
     ld = sub.add_parser("load")
     ld.add_argument("--tables", type=int, default=200)
     ld.add_argument("--rate", type=float, default=5.0)
     ld.add_argument("--seconds", type=float, default=60.0)
     ld.add_argument("--shards", type=int, default=4)
     sh = sub.add_parser("shard")
+    for mode in (ld, sh):
+        mode.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL")
     for name, kind in (
         ("--mqtt", str),
         ("--dir", str),
@@ -278,7 +334,8 @@ def main() -> None:
     if args.mode == "shard":
         shard(args)
         return
-    result = latency(args) if args.mode == "latency" else load(args)
+    modes = {"latency": latency, "load": load, "outbox": outbox_cost}
+    result = modes[args.mode](args)
     print(json.dumps(result, indent=2))
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from tilesight.config import CameraConfig, ServiceConfig
     from tilesight.service import TableService
     from tilesight.supervisor import Work
+    from vision.calibration import Calibration
 
 log = logging.getLogger("tilesight.camera")
 
@@ -27,13 +28,18 @@ class CameraFeed:
     The camera sees discards, melds and revealed hands, not draws or concealed tiles, so the
     engine runs in partial-information mode (``vision.engine_bridge``). A new hand starts when
     the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table.
+    ``calibration``: as checked at start (:func:`tilesight.camera_check.load_calibration`);
+    None loads it in the worker. Each camera's first frame is checked against it.
     """
 
-    def __init__(self, config: ServiceConfig, service: TableService) -> None:
+    def __init__(
+        self, config: ServiceConfig, service: TableService, calibration: Calibration | None = None
+    ) -> None:
         from vision.engine_bridge import ActionBridge  # noqa: PLC0415 - vision is optional
 
         self.config = config
         self.service = service
+        self.calibration = calibration
         self.actions = ActionBridge()
         self.frames = 0
 
@@ -47,22 +53,23 @@ class CameraFeed:
     def worker(self, camera: CameraConfig) -> Work:
         def work(stop: threading.Event) -> None:
             # heavy imports (OpenCV, onnxruntime) only when a camera is configured
-            from vision.calibration import Calibration  # noqa: PLC0415
+            from tilesight.camera_check import check_first_frame, load_calibration  # noqa: PLC0415
             from vision.capture import Source, frames  # noqa: PLC0415
             from vision.reader import TableReader  # noqa: PLC0415
             from vision.stabiliser import Stabiliser  # noqa: PLC0415
 
-            if self.config.calibration.path is None:
-                raise ValueError("an overhead camera needs [calibration] path")
+            calibration = self.calibration or load_calibration(self.config)
             reader = TableReader(
                 _detector(self.config),
-                Calibration.load(self.config.calibration.path),
+                calibration,
                 Stabiliser(confirm_frames=self.config.detector.stable_frames),
                 **hold_frames_for(camera.fps),
             )
             period = 1.0 / camera.fps
             next_due = 0.0
-            for _number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
+            for number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
+                if number == 1:  # a fault (not retried) when the frames do not fit
+                    check_first_frame(calibration, image, self.config.calibration.path)
                 if time.monotonic() < next_due:
                     continue  # drop frames beyond the configured rate
                 next_due = time.monotonic() + period

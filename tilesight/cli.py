@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "demo",
     "run",
+    "calibrate",
     "scores",
     "table",
     "table_emulator",

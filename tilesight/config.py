@@ -22,21 +22,33 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+CAMERA_ROLES = ("overhead",)  # a camera reading one seat's standing hand is not built
+
+
 class CameraConfig(_Model):
     source: str = Field(description="OpenCV source: a device index ('0'), an RTSP URL or a file.")
-    role: Literal["overhead", "hand"] = Field(
+    role: Literal["overhead"] = Field(
         "overhead",
-        description="'overhead' reads rivers and melds; 'hand' reads one concealed hand.",
-    )
-    seat: int | None = Field(
-        None, ge=0, le=3, description="For a hand camera, the seat (0-3) whose hand it sees."
+        description="'overhead' (the only kind): reads rivers, melds, flowers and revealed hands.",
     )
     fps: float = Field(10.0, gt=0, le=120, description="Frames per second to process.")
+
+    @field_validator("role", mode="before")
+    @classmethod
+    def _built_roles_only(cls, value: object) -> object:
+        if value not in CAMERA_ROLES:
+            raise ValueError(
+                f"camera role {value!r} does not exist: only 'overhead' cameras are read "
+                "(a camera on one seat's standing hand is not built)"
+            )
+        return value
 
 
 class CalibrationConfig(_Model):
     path: Path | None = Field(
-        None, description="Calibration file (homography and zones) written by the calibrate tool."
+        None,
+        description="Calibration file (table corners) written by `tilesight calibrate --config`;"
+        " needed by overhead cameras.",
     )
 
 

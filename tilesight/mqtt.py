@@ -224,7 +224,8 @@ class TableLink:
 
     # outgoing ------------------------------------------------------------------------------
     def publish_row(self, row: OutboxRow, *, replay: bool = False) -> None:
-        if self._delayed is not None and not replay:
+        public = not self.topics.is_private(row.topic)
+        if self._delayed is not None and not replay and public:  # delayed/ is for viewers
             self._delayed.add(self.topics.delayed(row.topic), row.payload, retain=False)
         info = self._client.publish(row.topic, row.payload, qos=1, retain=False)
         with self._lock:

@@ -8,7 +8,6 @@ shuffling table (devices) is coupled in :mod:`tilesight.table_bridge`, the camer
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from collections.abc import Iterator
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
     from tilesight.table_bridge import TableBridge
 
 STATE_SCHEMA = "tilesight.state/1"
-log = logging.getLogger("tilesight.pipeline")
 
 
 class GameEngine(Protocol):
@@ -157,9 +155,6 @@ def input_workers(
         assert bridge is not None
         workers.append(("table", bridge.worker(config.table_port.url)))
     if feed is not None:
-        for index, camera in enumerate(config.cameras):
-            if camera.role == "overhead":
-                workers.append((f"camera{index}" if index else "camera", feed.worker(camera)))
-            else:
-                log.warning("camera %s: hand cameras are not read yet", camera.source)
+        for index, camera in enumerate(config.cameras):  # every camera is overhead (config)
+            workers.append((f"camera{index}" if index else "camera", feed.worker(camera)))
     return workers

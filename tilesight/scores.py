@@ -1,11 +1,12 @@
 """Score capture: a consumer of every table of a tournament that never misses a hand.
 
-It subscribes to ``events/#`` of all tables through a shared subscription (several consumers may
-run; the broker gives each message to one of them) and to the retained ``state`` of each table,
-which says how far each table's stream goes. Events are stored by ``event_id`` (duplicates are
-harmless). A hole in ``(epoch, seq)`` that stays open for ``gap_grace_s`` is asked for with
-``cmd/resync``; the table replays the missing events from its outbox to this consumer's own
-reply topic, so a broker crash or a restart in between loses nothing.
+It subscribes to ``events/#`` and ``private/events/#`` (the referee-only events: each seq of a
+table's stream is on one or the other) of all tables through a shared subscription (several
+consumers may run; the broker gives each message to one of them) and to the retained ``state`` of
+each table, which says how far each table's stream goes. Events are stored by ``event_id``
+(duplicates are harmless). A hole in ``(epoch, seq)`` that stays open for ``gap_grace_s`` is
+asked for with ``cmd/resync``; the table replays the missing events from its outbox to this
+consumer's own reply topic, so a broker crash or a restart in between loses nothing.
 """
 
 from __future__ import annotations
@@ -148,8 +149,9 @@ class ScoreConsumer:
         if rc.is_failure:
             log.warning("broker refused the connection: %s", rc)
             return
-        events = tournament_filter(self.tournament, "events/#", self.prefix)
-        client.subscribe(shared(self.group, events) if self.group else events, qos=1)
+        for leaf in ("events/#", "private/events/#"):
+            events = tournament_filter(self.tournament, leaf, self.prefix)
+            client.subscribe(shared(self.group, events) if self.group else events, qos=1)
         client.subscribe(tournament_filter(self.tournament, "state", self.prefix), qos=1)
         client.subscribe(
             tournament_filter(self.tournament, f"reply/{self.client_id}", self.prefix), qos=1
@@ -170,7 +172,7 @@ class ScoreConsumer:
             return
         if parsed.kind == "state":
             self._announce(parsed.table, data)
-        elif parsed.kind in ("events", "reply") and "event_id" in data:
+        elif parsed.kind in ("events", "private", "reply") and "event_id" in data:
             self._ingest(data)
 
     def _announce(self, table: str, state: dict[str, Any]) -> None:

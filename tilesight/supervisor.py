@@ -2,7 +2,9 @@
 
 A worker is a function ``work(stop)`` that runs until ``stop`` is set. If it raises (a camera
 unplugged, a serial port gone), the supervisor logs one readable line, waits (1 s, doubling up to
-30 s) and runs it again. ``run_until_signal`` turns SIGINT / SIGTERM into a clean shutdown.
+30 s) and runs it again. A :class:`WorkerFaultError` (a camera whose frames its calibration does not
+fit) stops that worker for good instead: retrying cannot fix it, and its status keeps the reason.
+``run_until_signal`` turns SIGINT / SIGTERM into a clean shutdown.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from types import FrameType
 log = logging.getLogger("tilesight.supervisor")
 
 Work = Callable[[threading.Event], None]
+
+
+class WorkerFaultError(Exception):
+    """A worker cannot do its job until a person fixes something: it is not run again."""
 
 
 @dataclass
@@ -68,6 +74,11 @@ class Supervisor:
             self._status(worker, "online")
             try:
                 worker.work(self.stop_event)
+            except WorkerFaultError as exc:
+                worker.last_error = str(exc)
+                self._status(worker, f"offline: {exc}")  # kept: no "stopped" after it
+                log.error("%s stopped, not retried: %s", worker.name, exc)
+                return
             except Exception as exc:
                 worker.last_error = f"{type(exc).__name__}: {exc}"
                 worker.restarts += 1

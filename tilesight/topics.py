@@ -1,10 +1,12 @@
 """The MQTT topic tree: one versioned tree per table, built and parsed only here.
 
 ``tilesight/v1/<tournament>/<table>/`` holds ``status`` (retained), ``state`` (retained public
-snapshot), ``events/<type>`` (QoS 1, never retained), ``private/<name>`` (referees only),
-``cmd/<verb>`` (commands in) and ``reply/<client>`` (command responses and resync replays, kept
-inside the table's own tree so a broker ACL can confine each table to its tree). With a broadcast
-delay configured, ``delayed/state`` and ``delayed/events/<type>`` repeat the public topics late.
+snapshot), ``events/<type>`` (QoS 1, never retained), ``private/<name>`` (referees only: the
+retained ``private/state`` and ``private/events/<type>``, the referee-only events such as
+violations), ``cmd/<verb>`` (commands in) and ``reply/<client>`` (command responses and resync
+replays, kept inside the table's own tree so a broker ACL can confine each table to its tree).
+With a broadcast delay configured, ``delayed/state`` and ``delayed/events/<type>`` repeat the
+public topics late (never the private ones).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 from dataclasses import dataclass
 
 PREFIX = "tilesight/v1"
+#: Event types for referees only: published under ``private/events/``, out of a viewer's reach.
+REFEREE_ONLY_EVENTS = frozenset({"violation"})
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -55,7 +59,14 @@ class TableTopics:
         return f"{self.root}/state"
 
     def event(self, event_type: str) -> str:
+        """Where an event of this type is published: ``events/<type>``, or
+        ``private/events/<type>`` for a referee-only type."""
+        if event_type in REFEREE_ONLY_EVENTS:
+            return self.private(f"events/{event_type}")
         return f"{self.root}/events/{event_type}"
+
+    def is_private(self, topic: str) -> bool:
+        return topic.startswith(f"{self.root}/private/")
 
     @property
     def events(self) -> str:
@@ -94,7 +105,7 @@ class ParsedTopic:
     tournament: str
     table: str
     kind: str  # status | state | events | private | cmd | reply | delayed
-    leaf: str  # event type, private name, verb or client ("" for status/state)
+    leaf: str  # event type, private name (``state``, ``events/<type>``), verb or client
 
 
 def parse_topic(topic: str, prefix: str = PREFIX) -> ParsedTopic:
@@ -110,6 +121,8 @@ def parse_topic(topic: str, prefix: str = PREFIX) -> ParsedTopic:
         return ParsedTopic(tournament, table, kind, "")
     if kind in ("events", "private", "cmd", "reply") and len(rest) == 1 and rest[0]:
         return ParsedTopic(tournament, table, kind, rest[0])
+    if kind == "private" and len(rest) == 2 and rest[0] == "events" and rest[1]:
+        return ParsedTopic(tournament, table, kind, "/".join(rest))
     delayed_leaf = rest == ["state"] or (len(rest) == 2 and rest[0] == "events" and rest[1])
     if kind == "delayed" and delayed_leaf:
         return ParsedTopic(tournament, table, kind, "/".join(rest))

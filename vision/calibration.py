@@ -1,8 +1,10 @@
 """Table calibration: the homography between camera pixels and table coordinates (0..1 square).
 
 The four corners are given once, clockwise from the corner at seat 0's left (the top-left of the
-rectified view, seat 0 sits at the bottom): from a JSON file written by hand or by a click tool,
-or found from four ArUco markers (DICT_4X4_50, ids 0-3, one at each corner in that order).
+rectified view, seat 0 sits at the bottom): from a JSON file written by ``tilesight calibrate``
+(or by hand), or found from four ArUco markers (DICT_4X4_50, ids 0-3, one at each corner in that
+order). ``image_size`` (optional) is the frame size the corners were measured on: with it,
+``tilesight run`` checks the zones fit the frame before any camera is opened.
 
 JSON form::
 
@@ -29,6 +31,7 @@ class Calibration:
     """Four table corners in image pixels: TL, TR, BR, BL of the rectified table."""
 
     corners: tuple[tuple[float, float], ...]
+    image_size: tuple[int, int] | None = None  # (width, height) of the frame they were read on
 
     def __post_init__(self) -> None:
         if len(self.corners) != 4:
@@ -48,11 +51,13 @@ class Calibration:
         try:
             data = json.loads(text)
             corners = tuple((float(x), float(y)) for x, y in data["corners"])
-        except (ValueError, KeyError, TypeError) as exc:
+            size = data.get("image_size")
+            image_size = None if size is None else (int(size[0]), int(size[1]))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             raise CalibrationError(
                 f'not a calibration (want {{"corners": [[x, y] x4]}}): {text[:80]!r}'
             ) from exc
-        return cls(corners)
+        return cls(corners, image_size)
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
@@ -64,24 +69,28 @@ class Calibration:
             ) from exc
 
     def to_json(self) -> str:
-        return json.dumps({"corners": [list(c) for c in self.corners]})
+        data: dict[str, object] = {"corners": [list(c) for c in self.corners]}
+        if self.image_size is not None:
+            data["image_size"] = list(self.image_size)
+        return json.dumps(data)
 
     @classmethod
     def from_aruco(cls, image: np.ndarray) -> Calibration:
         """Corners from ArUco markers 0-3 (DICT_4X4_50); each marker's outer corner is used."""
-        dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-        detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-        found, ids, _ = detector.detectMarkers(image)
-        seen = (
-            {}
-            if ids is None
-            else {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), found, strict=True)}
-        )
-        missing = [i for i in range(4) if i not in seen]
+        height, width = image.shape[:2]
+        return cls.from_markers(find_markers(image), (width, height))
+
+    @classmethod
+    def from_markers(
+        cls, markers: dict[int, np.ndarray], image_size: tuple[int, int] | None = None
+    ) -> Calibration:
+        """Corners from markers found by :func:`find_markers` (ids 0-3 needed)."""
+        missing = [i for i in range(4) if i not in markers]
         if missing:
-            raise CalibrationError(f"ArUco markers {missing} not found (found {sorted(seen)})")
+            raise CalibrationError(f"ArUco markers {missing} not found (found {sorted(markers)})")
         # marker i's corner i (TL, TR, BR, BL order) is the one at the table's corner
-        return cls(tuple((float(seen[i][i][0]), float(seen[i][i][1])) for i in range(4)))
+        corners = tuple((float(markers[i][i][0]), float(markers[i][i][1])) for i in range(4))
+        return cls(corners, image_size)
 
     def homography(self, size: int) -> np.ndarray:
         """Image pixels -> rectified table pixels of a ``size`` square."""
@@ -102,6 +111,19 @@ class Calibration:
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Table units (N x 2) -> image pixels."""
         return _apply(np.linalg.inv(self.homography(1)), points)
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Every DICT_4X4_50 marker in the image: id -> its four corners (4 x 2, TL TR BR BL as the
+    marker reads upright). Ids outside 0-3 are kept so that a wrong sheet can be named."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX  # corners to a tenth px
+    detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+    found, ids, _ = detector.detectMarkers(image)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), found, strict=True)}
 
 
 @lru_cache(maxsize=8)

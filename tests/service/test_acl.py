@@ -1,4 +1,5 @@
-"""The example Mosquitto ACL: overlays cannot command a table, referees can, tables stay home."""
+"""The example Mosquitto ACL: overlays cannot command a table, referees can, tables stay home;
+violations reach referees and score capture, never a viewer's account."""
 
 from __future__ import annotations
 
@@ -11,8 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Washout
+from tests.engine.test_table import DEAL, script
 from tests.service.conftest import REPO_ROOT, Probe, make_service, wait_until
 from tilesight.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
+from tilesight.config import parse_mqtt_url
+from tilesight.pipeline import TableEngine
+from tilesight.score_store import ScoreStore
+from tilesight.scores import ScoreConsumer
 
 ACCOUNTS = {
     "T1": "t1-pw",
@@ -113,6 +119,53 @@ def test_delayed_overlay_account_sees_only_the_delayed_copies(secured_broker: Mo
         "delayed/events/tile_discarded",
         "delayed/events/hand_ended",
     }, topics
+
+
+def test_violations_reach_referees_and_scores_but_no_overlay(secured_broker: MosquittoBroker):
+    """A real out-of-turn discard through the real engine: the violation goes to
+    private/events/violation, which the referee and score capture read and no overlay can."""
+    service = make_service(
+        _url(secured_broker, "T1"),
+        engine=TableEngine(table_id="T1", procedure="log", rules=None),
+        broadcast_delay_s=0.2,
+    )
+    consumer = ScoreConsumer(
+        parse_mqtt_url(_url(secured_broker, "scores")), "cup", ScoreStore(":memory:"), name="sc"
+    )
+    accounts = [("ov", "overlay"), ("ovd", "overlay-delayed"), ("ref", "referee")]
+    probes = {user: Probe(secured_broker.url, cid, user, ACCOUNTS[user]) for cid, user in accounts}
+    service.start()
+    consumer.start()
+    try:
+        wait_until(service.link.connected.is_set, 10, "table connection")
+        wait_until(consumer.connected.is_set, 10, "score capture connection")
+        for probe in probes.values():
+            probe.__enter__()
+            probe.subscribe("tilesight/v1/#")  # everything the account may read
+        for action in script(DEAL + "0 draw 5p\n0 discard 5p\n2 discard N\n"):
+            service.apply(action)  # seat 2 discards out of turn
+        last = service.engine.position[1]
+        referee, overlay, delayed = probes["referee"], probes["overlay"], probes["overlay-delayed"]
+        wait_until(lambda: referee.on("/private/events/violation"), 10, "the referee's violation")
+        wait_until(lambda: len(overlay.on("/events/tile_discarded")) == 2, 10, "overlay events")
+        wait_until(lambda: len(delayed.on("/delayed/events/tile_discarded")) == 2, 10, "copies")
+        assert consumer.wait_caught_up(10, "T1", (1, last)), consumer.positions()
+        time.sleep(0.5)  # anything still in flight to the overlays arrives
+    finally:
+        for probe in probes.values():
+            probe.__exit__()
+        consumer.stop()
+        service.stop()
+    violation = json.loads(referee.on("/private/events/violation")[0].payload)
+    assert violation["type"] == "violation" and violation["kind"] == "out_of_turn"
+    for viewer in (overlay, delayed):
+        payloads = [m.payload for m in viewer.messages if not m.topic.endswith("/status")]
+        assert payloads and not [p for p in payloads if b"violation" in p or b"out_of_turn" in p]
+        assert not [m.topic for m in viewer.messages if "/private/" in m.topic]
+    assert not referee.on("/T1/events/violation")  # no public copy for anyone
+    stored = consumer.store.seqs("cup", "T1", 1)
+    assert violation["seq"] in stored and stored == list(range(1, last + 1))
+    assert consumer.resyncs == 0  # the violation came by subscription, not by gap repair
 
 
 def test_example_mosquitto_conf_is_valid(tmp_path: Path):

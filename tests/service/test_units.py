@@ -84,6 +84,10 @@ def test_topics_round_trip():
             kind,
             leaf,
         )
+    # referee-only events live under private/, out of reach of an overlay's events/# grant
+    assert topics.event("violation") == "tilesight/v1/open-2026/T01/private/events/violation"
+    parsed = parse_topic(topics.event("violation"))
+    assert (parsed.kind, parsed.leaf) == ("private", "events/violation")
     assert shared("g", tournament_filter("open-2026", "events/#")) == (
         "$share/g/tilesight/v1/open-2026/+/events/#"
     )
@@ -127,6 +131,16 @@ def test_outbox_survives_restart_and_refuses_duplicates(tmp_path: Path):
     assert [r.seq for r in reopened.between("T1", 1, 2, 9)] == [2, 3]
     assert reopened.counts() == (3, 2)
     reopened.close()
+
+
+def test_outbox_commits_are_fsynced(tmp_path: Path):
+    """WAL with synchronous=FULL: a commit is on disk before it returns, so an event the service
+    counted as stored survives a power cut (NORMAL may lose the last commits)."""
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    pragma = outbox._db.execute  # the outbox's own connection: the setting is per connection
+    assert pragma("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert pragma("PRAGMA synchronous").fetchone()[0] == 2  # 2 = FULL, 1 = NORMAL
+    outbox.close()
 
 
 def _hand_dict(seq: int, hand: int, deltas: list[int], epoch: int = 1) -> dict:

@@ -40,6 +40,7 @@ def run_table(config: ServiceConfig) -> int:
     import logging
 
     from engine.procedures import find_procedure
+    from tilesight.camera_check import load_calibration
     from tilesight.camera_feed import CameraFeed
     from tilesight.outbox import Outbox
     from tilesight.pipeline import TableEngine, discard_limit, input_workers
@@ -50,6 +51,8 @@ def run_table(config: ServiceConfig) -> int:
 
     setup_logging(config.log_level)
     log = logging.getLogger("tilesight.run")
+    # refused here, before any thread: a missing, corrupt or misfitting calibration
+    calibration = load_calibration(config) if config.cameras else None
     outbox = Outbox(config.outbox.path)
     journal = outbox.journaled(config.table)
     last = outbox.last_position(config.table)
@@ -84,7 +87,7 @@ def run_table(config: ServiceConfig) -> int:
     bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.log)
     bridge.rolls_needed = procedure.rolls_needed
     service.table_control = bridge.control
-    feed = CameraFeed(config, service) if config.cameras else None
+    feed = CameraFeed(config, service, calibration) if config.cameras else None
     if feed is not None:
         bridge.on_dice = feed.new_hand  # the table's dice start the hand the cameras follow
     supervisor = Supervisor()

@@ -85,7 +85,8 @@ def build_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tilesight.example/schema/events.schema.json",
         "title": "Tilesight MQTT payloads",
-        "description": f"Events ({SCHEMA}) on tilesight/v1/<tournament>/<table>/events/<type>; "
+        "description": f"Events ({SCHEMA}) on tilesight/v1/<tournament>/<table>/events/<type>, "
+        "referee-only types (violation) on .../private/events/<type>; "
         "the retained state snapshot is $defs/state.",
         "oneOf": [{"$ref": f"#/$defs/{name}"} for name in events],
         "$defs": {**events, "state": STATE},

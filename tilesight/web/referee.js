@@ -256,7 +256,8 @@
     else if (kind === "state") {
       const state = T.parseJson(text);
       if (state) onState(id, state);
-    } else if (kind === "events") {
+    } else if (kind === "events" || (kind === "private" && parts[5] === "events")) {
+      // referee-only events (violations) arrive on private/events/<type>
       const event = T.parseJson(text);
       if (event) onEvent(id, event);
     } else if (kind === "reply") onReply(packet, text);
@@ -283,7 +284,7 @@
       clientPrefix: "referee",
       onConnect: (client, clientId) => {
         const base = `${T.PREFIX}/${tournament}/+`;
-        client.subscribe([`${base}/status`, `${base}/state`, `${base}/events/#`, `${base}/reply/${clientId}`], { qos: 1 });
+        client.subscribe([`${base}/status`, `${base}/state`, `${base}/events/#`, `${base}/private/events/#`, `${base}/reply/${clientId}`], { qos: 1 });
       },
       onMessage,
       onStatus: (status, detail) => {
