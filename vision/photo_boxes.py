@@ -105,21 +105,26 @@ class PhotoBoxes:
         rows[:, :4] /= scale
         return rows
 
-    def find(self, image: np.ndarray, full: bool = False, levels: int = 5) -> list[OrientedBox]:
+    def find(
+        self, image: np.ndarray, full: bool = False, step: float = 2.0, at_least: int = 1
+    ) -> list[OrientedBox]:
+        """Tiles at every scale: levels ``step`` times apart from the whole photo in one
+        window up to its own pixels, at least ``at_least`` of them (``full``: all)."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise DetectorError("not a colour image")
         longest = max(image.shape[:2])
         scale = min(1.0, self.size / longest)
         found = []
-        for index in range(levels):
+        for index in range(64):
             rows = self.level(image, scale, keep_large=index == 0)
             found.append(rows)
             if scale >= 1.0:
                 break
             short = np.minimum(rows[:, 2], rows[:, 3]) * scale
-            if not full and len(rows) and short.min() >= FINER_BELOW * self.size:
+            small = not len(rows) or short.min() < FINER_BELOW * self.size
+            if not (full or small or index + 1 < at_least):
                 break
-            scale = min(1.0, scale * 2)
+            scale = min(1.0, scale * step)
         rows = np.concatenate(found)
         return _suppress(rows)
 

@@ -5,11 +5,12 @@
         --empty ~/.cache/tilesight/scenes/eval-empty --real hk-table-rf riichi-webcam-rf
 
 Sets: rendered scenes never trained on (our art; the held-out real Camerash faces on 3D tiles),
-rendered scenes with no tile, and labelled real photos fetched by models.photo_sources (their
-boxes hold whole tiles), plus the parts of those real photos where no tile lies (real tables,
-trays, felt and floors: none may get a box). Readers: ``photo`` (vision.photo.PhotoReader, no
-hint) ``table`` (the table detector's uncalibrated path, ``tilesight detect`` before it, at its
-default 40 px tile) and ``mahjong-detector`` (the public peer) as baselines.
+rendered scenes with no tile, labelled real photos fetched by models.photo_sources (their boxes
+hold whole tiles), and real photos with no tile (models.photo_negatives: floors, a cup on a
+table, a cat...; each whole and its four quarters), where none may get a box. Readers: ``photo``
+(vision.photo.PhotoReader, no hint), ``table`` (the table detector's uncalibrated path,
+``tilesight detect`` before it, at its default 40 px tile) and ``mahjong-detector`` (the public
+peer) as baselines.
 """
 
 from __future__ import annotations
@@ -69,21 +70,14 @@ def scaled(samples: Iterator[Sample], factor: float) -> Iterator[Sample]:
         yield name, resized, boxes
 
 
-def empty_regions(samples: Iterator[Sample], side: int = 200) -> Iterator[Sample]:
-    """Squares of real photos (at least ``side`` px) that hold no part of any labelled tile."""
+def views(samples: Iterator[Sample]) -> Iterator[Sample]:
+    """Each photo whole and its four quarters: five views of what lies in it."""
     for name, image, truths in samples:
+        yield name, image, truths
         h, w = image.shape[:2]
-        mask = np.zeros((h, w), np.uint8)
-        for truth in truths:
-            x1, y1, x2, y2 = truth.box
-            pad = 0.15 * max(x2 - x1, y2 - y1)
-            cv2.rectangle(
-                mask, (int(x1 - pad), int(y1 - pad)), (int(x2 + pad), int(y2 + pad)), 1, -1
-            )
-        for top in range(0, h - side + 1, side):
-            for left in range(0, w - side + 1, side):
-                if not mask[top : top + side, left : left + side].any():
-                    yield f"{name}@{left},{top}", image[top : top + side, left : left + side], []
+        for top in (0, h // 2):
+            for left in (0, w // 2):
+                yield f"{name}@{left},{top}", image[top : top + h // 2, left : left + w // 2], []
 
 
 def photo_reader(full: bool = False) -> Reader:
@@ -152,6 +146,8 @@ def main() -> None:
         sets[f"rendered:{folder.name}"] = lambda f=folder: rendered_samples(f)
     for folder in args.empty:
         sets[f"rendered, no tile:{folder.name}"] = lambda f=folder: rendered_samples(f)
+    if (cache / "no-tiles" / "labels").is_dir():  # models.photo_negatives
+        sets["real, no tile:no-tiles"] = lambda: views(real_samples("no-tiles", cache))
     for name in args.real:
         if (cache / name / "labels").is_dir():
             sets[f"real:{name}"] = lambda n=name: real_samples(n, cache)
@@ -159,7 +155,7 @@ def main() -> None:
                 sets[f"real:{name} x{factor:g}"] = lambda n=name, f=factor: scaled(
                     real_samples(n, cache), f
                 )
-            sets[f"real, no tile:{name}"] = lambda n=name: empty_regions(real_samples(n, cache))
+
     results: dict[str, dict[str, dict]] = {}
     for reader_name in args.readers:
         read = readers[reader_name]()
