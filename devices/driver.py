@@ -68,7 +68,7 @@ class TableDriver(TableConnection):
     def wait_ready(self, *, timeout: float = 5.0) -> StatusReply:
         """Poll status until the table has finished booting (commands get BUSY while it boots)."""
         deadline = time.monotonic() + timeout
-        while (status := self.status(timeout=timeout)).state == State.BOOT:
+        while (status := self.status(timeout=_left(deadline))).state == State.BOOT:
             if time.monotonic() >= deadline:
                 raise TableTimeoutError(f"the table on {self.url!r} is still booting")
             self._closing.wait(0.02)
@@ -135,13 +135,20 @@ class TableDriver(TableConnection):
     def _action(
         self, command: Message, done: type[ev.EventBody], timeout: float | None
     ) -> ev.EventRecord:
-        """Start a long action and wait for its ``done`` event (default: twice its estimate
-        plus 5 s, as docs/table-protocol.md §8 advises)."""
+        """Start a long action and wait for its ``done`` event. ``timeout`` bounds the whole
+        (acceptance included); None: twice the table's estimate plus 5 s, as
+        docs/table-protocol.md §8 advises."""
         generation = self.events.generation
-        accepted = self._call(command, Accepted, 2.0 if timeout is None else timeout)
-        if timeout is None:
-            timeout = 2 * accepted.duration_ms / 1000 + 5.0
+        deadline = None if timeout is None else time.monotonic() + timeout
+        accepted = self._call(command, Accepted, 2.0 if deadline is None else _left(deadline))
+        if deadline is None:
+            deadline = time.monotonic() + 2 * accepted.duration_ms / 1000 + 5.0
         return self.events.wait_done(
             generation=generation, after=accepted.event_counter, done=done,
-            deadline=time.monotonic() + timeout, what=command.op.name.lower(), kick=self._kick,
+            deadline=deadline, what=command.op.name.lower(), kick=self._kick,
         )  # fmt: skip
+
+
+def _left(deadline: float) -> float:
+    """Seconds until ``deadline`` (at least a little: a request needs some time)."""
+    return max(0.1, deadline - time.monotonic())

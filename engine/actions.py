@@ -20,6 +20,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from engine.action_bounds import MAX_TEXT, field_problem
 from engine.notation import (
     Hand,
     NotationError,
@@ -266,11 +267,29 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     kwargs: dict[str, Any] = {}
     for name in fields:
         if name in data:
-            kwargs[name] = _decode(hints[name], data[name], f"{cls.name}.{name}")
+            raw = data[name]
+            if isinstance(raw, str) and len(raw) > MAX_TEXT:  # before parsing it
+                raise ActionFormatError(
+                    f"{cls.name}.{name}: {len(raw)} characters, over {MAX_TEXT}"
+                )
+            kwargs[name] = _decode(hints[name], raw, f"{cls.name}.{name}")
     try:
-        return cls(**kwargs)
+        action = cls(**kwargs)
     except TypeError as exc:
         raise ActionFormatError(f"{cls.name}: {exc}") from None
+    check_action(action)
+    return action
+
+
+def check_action(action: Action) -> None:
+    """Refuse (ActionFormatError) an action with a field out of range (engine.action_bounds):
+    applied to every action read, and by the service to every action before it is journaled."""
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if isinstance(value, Action):
+            check_action(value)
+        elif (problem := field_problem(f.name, value)) is not None:
+            raise ActionFormatError(f"{action.name}.{f.name} {problem}")
 
 
 def _encode(value: Any) -> Any:
@@ -320,7 +339,10 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
     if hint is float:
         if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value):
             raise ActionFormatError(f"{where}: expected a number, got {value!r}")
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer of hundreds of digits
+            raise ActionFormatError(f"{where}: number out of range") from None
     if hint is bool:
         if not isinstance(value, bool):
             raise ActionFormatError(f"{where}: expected true or false, got {value!r}")

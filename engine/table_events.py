@@ -227,10 +227,23 @@ class CommandHandled(TableEvent):
     result: str = ""
 
 
+#: Action fields that hold concealed tiles (a drawn tile, a dealt hand, the wall order).
+CONCEALED_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "draw": ("tile",),
+    "deal": ("tiles",),
+    "hand_start": ("wall",),
+}
+
+
+def public_action(action: dict[str, Any]) -> dict[str, Any]:
+    """An action's JSON form with its concealed fields blanked (a correction's replacement)."""
+    concealed = CONCEALED_ACTION_FIELDS.get(str(action.get("action")), ())
+    return {k: None if k in concealed else v for k, v in action.items()}
+
+
 def public_form(event: Event) -> Event:
     """The event with its private fields blanked (for public topics and overlays)."""
-    fields = getattr(event, "private_fields", ())
-    if not fields:
-        return event
-    blanks: dict[str, Any] = dict.fromkeys(fields)
-    return dataclasses.replace(event, **blanks)
+    blanks: dict[str, Any] = dict.fromkeys(getattr(event, "private_fields", ()))
+    if isinstance(event, CorrectionApplied) and event.replacement is not None:
+        blanks["replacement"] = public_action(event.replacement)
+    return dataclasses.replace(event, **blanks) if blanks else event

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tilesight.config import redact_url
+
 log = logging.getLogger("tilesight.broker")
 
 MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto")
@@ -227,7 +229,7 @@ class ChosenBroker:
                 f"started the embedded MQTT 5 broker at {self.url} "
                 "(mosquitto not used; demo only, no authentication)"
             )
-        return f"using the configured broker {self.url}"
+        return f"using the configured broker {redact_url(self.url)}"
 
     def close(self) -> None:
         if self._running is not None:
@@ -251,7 +253,8 @@ def choose_broker(configured_url: str | None = None, choice: str = "auto") -> Ch
         raise BrokerError(f"unknown broker {choice!r}: expected one of {', '.join(BROKER_CHOICES)}")
     if configured_url is not None:
         if choice != "auto":
-            raise BrokerError(f"a broker URL ({configured_url}) and --broker {choice} conflict")
+            url = redact_url(configured_url)
+            raise BrokerError(f"a broker URL ({url}) and --broker {choice} conflict")
         chosen = ChosenBroker("configured", configured_url)
     elif choice == "mosquitto" or (choice == "auto" and find_mosquitto() is not None):
         mosquitto = MosquittoBroker().start()

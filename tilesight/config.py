@@ -11,7 +11,7 @@ import os
 import tomllib
 from pathlib import Path
 from typing import Literal
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -107,7 +107,9 @@ class MqttConfig(_Model):
     broadcast_delay_s: float = Field(
         0.0, ge=0, le=3600, description="Also publish public topics this late under delayed/."
     )
-    client_id: str | None = Field(None, description="Client id; default 'tilesight-<table>'.")
+    client_id: str | None = Field(
+        None, description="Client id; default 'tilesight-<tournament>-<table>' (unique per table)."
+    )
     topic_prefix: str = Field(PREFIX, description="Root of the topic tree (versioned).")
 
     def endpoint(self) -> MqttEndpoint:
@@ -156,6 +158,8 @@ def load_config(path: Path) -> ServiceConfig:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
     try:
@@ -207,3 +211,24 @@ def parse_mqtt_url(url: str, username_env: str = "", password_env: str = "") -> 
         username=username,
         password=password,
     )
+
+
+def redact_url(url: str) -> str:
+    """``url`` fit to print or serve: any password replaced by ``***`` (user names are kept,
+    they say which account is used).
+
+    >>> redact_url("mqtt://T01:secret@hall:1883")
+    'mqtt://T01:***@hall:1883'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def without_credentials(url: str) -> str:
+    """``url`` with no user name or password at all (what a web page may be told)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))

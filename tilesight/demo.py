@@ -25,7 +25,7 @@ from engine.actions import HandStart
 from engine.events import Event, to_dict
 from engine.procedures import find_procedure
 from tilesight.broker import choose_broker
-from tilesight.config import MqttEndpoint, parse_mqtt_url
+from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, demo_hands, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
@@ -108,8 +108,10 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
         service.table_control = bridge.control
         service.start()
         stack.enter_context(emulated_table(bridge, seed=options.seed))
-        if not service.link.connected.wait(10):
-            print(f"broker {url} not reachable yet; events wait in the outbox", file=out)
+        if not _wait_connected(service, 10):
+            print(
+                f"broker {redact_url(url)} not reachable yet; events wait in the outbox", file=out
+            )
         if summary.resumed_from:
             print(f"resuming: the outbox holds up to (epoch, seq) {summary.resumed_from}", file=out)
         _play(service, bridge, options, summary, out)
@@ -121,6 +123,17 @@ def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
     summary.seconds = time.monotonic() - summary.started
     print_summary(summary, options, out)
     return summary
+
+
+def _wait_connected(service: TableService, timeout: float) -> bool:
+    """True once connected; a refusal of the credentials is an error (it will not pass)."""
+    deadline = time.monotonic() + timeout
+    while not service.link.connected.wait(0.1):
+        if service.link.refused is not None:
+            raise RuntimeError(service.link.refused)
+        if time.monotonic() > deadline:
+            return False
+    return True
 
 
 def _service(

@@ -5,147 +5,46 @@ paho-mqtt 2.x with ``CallbackAPIVersion.VERSION2``, MQTT 5, ``connect_async`` + 
 rows published while the broker is away stay in paho's queue and are sent again on reconnect, and
 rows left unsent by an earlier process are published at connect. ``status`` is retained ``online``
 with a retained ``offline`` last will (delayed, so a quick reconnect does not flap overlays).
+
+The network thread only moves bytes: a command is checked against the tree (this table's
+``cmd/<verb>``, a reply topic inside this table's ``reply/``), handed to ``on_command`` (which
+journals it) and only then acknowledged; it is parsed on the service's worker. Every callback
+is guarded, so no message and no storage error can end the network thread. Credentials the
+broker refuses are reported once, as such, and not retried.
 """
 
 from __future__ import annotations
 
-import contextlib
-import heapq
 import json
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from tilesight.command_inbox import MAX_PACKET_BYTES, command_from_message, refusal
+from tilesight.command_journal import CommandMessage
 from tilesight.config import MqttEndpoint, TlsConfig
+from tilesight.delayed_copies import DelayedCopies
+from tilesight.mqtt_client import make_client, new_properties, session_properties
 from tilesight.outbox import Outbox, OutboxRow
-from tilesight.topics import TableTopics, TopicError, parse_topic
+from tilesight.topics import TableTopics
+
+__all__ = ["CommandMessage", "TableLink", "make_client", "new_properties", "session_properties"]
 
 log = logging.getLogger("tilesight.mqtt")
 
 
-def make_client(
-    endpoint: MqttEndpoint,
-    client_id: str,
-    *,
-    tls: TlsConfig | None = None,
-    max_inflight: int = 100,
-) -> mqtt.Client:
-    """A configured (not yet connected) MQTT 5 client; shared by the table link and consumers."""
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=client_id,
-        protocol=mqtt.MQTTv5,
-        transport="websockets" if endpoint.websockets else "tcp",
-    )
-    if endpoint.websockets:
-        client.ws_set_options(path=endpoint.path)
-    if endpoint.username:
-        client.username_pw_set(endpoint.username, endpoint.password)
-    if endpoint.tls or tls is not None:
-        tls = tls or TlsConfig()
-        client.tls_set(
-            ca_certs=str(tls.ca_file) if tls.ca_file else None,
-            certfile=str(tls.cert_file) if tls.cert_file else None,
-            keyfile=str(tls.key_file) if tls.key_file else None,
-        )
-        client.tls_insecure_set(tls.insecure)
-    client.on_socket_open = _no_delay
-    client.reconnect_delay_set(min_delay=1, max_delay=5)
-    client.max_inflight_messages_set(max_inflight)
-    client.max_queued_messages_set(0)  # unlimited: the outbox bounds nothing, it loses nothing
-    return client
-
-
-def _no_delay(_client: mqtt.Client, _userdata: Any, sock: Any) -> None:
-    """Switch Nagle off: small QoS 0 snapshots behind an event would otherwise wait for the
-    broker's delayed TCP ACK (tens of ms) before the next event could leave."""
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def new_properties(packet_type: int) -> Properties:
-    """paho's Properties constructor is untyped; this is the one typed door to it."""
-    return Properties(packet_type)  # type: ignore[no-untyped-call]
-
-
-def session_properties(expiry_s: int) -> Properties:
-    props = new_properties(PacketTypes.CONNECT)
-    props.SessionExpiryInterval = expiry_s
-    return props
-
-
-@dataclass(frozen=True)
-class CommandMessage:
-    """A command as it arrived: the verb from the topic, the raw payload, MQTT 5 reply data."""
-
-    verb: str
-    payload: bytes
-    response_topic: str | None
-    correlation_data: bytes | None
-    expires_at: float | None  # monotonic deadline from the message expiry interval
-    account: str | None = None  # the sender's ``account`` MQTT 5 user property, if it set one
-
-    def expired(self) -> bool:
-        return self.expires_at is not None and time.monotonic() > self.expires_at
-
-
-class DelayedCopies:
-    """Publishes public messages again, ``delay_s`` later, under ``delayed/`` (broadcast delay).
-
-    Best effort (QoS 1, not in the outbox): the live topics carry the guarantee; a stream that
-    must lag the table reads these, and the broker ACL can restrict an overlay account to them.
-    """
-
-    def __init__(self, client: mqtt.Client, delay_s: float) -> None:
-        self._client = client
-        self.delay_s = delay_s
-        self._due: list[tuple[float, int, str, str, bool]] = []
-        self._count = 0
-        self._cond = threading.Condition()
-        self._stopped = False
-        self._thread = threading.Thread(target=self._run, name="delayed-copies", daemon=True)
-        self._thread.start()
-
-    def add(self, topic: str, payload: str, retain: bool) -> None:
-        with self._cond:
-            self._count += 1
-            heapq.heappush(
-                self._due, (time.monotonic() + self.delay_s, self._count, topic, payload, retain)
-            )
-            self._cond.notify()
-
-    def stop(self) -> None:
-        with self._cond:
-            self._stopped = True
-            self._cond.notify()
-        self._thread.join(timeout=5)
-
-    def _run(self) -> None:
-        with self._cond:
-            while not self._stopped:
-                if not self._due:
-                    self._cond.wait()
-                    continue
-                wait = self._due[0][0] - time.monotonic()
-                if wait > 0:
-                    self._cond.wait(wait)
-                    continue
-                _, _, topic, payload, retain = heapq.heappop(self._due)
-                self._client.publish(topic, payload, qos=0 if retain else 1, retain=retain)
-
-
 class TableLink:
-    """One table's connection; thread-safe ``publish_row``/``publish_state``/``reply``."""
+    """One table's connection; thread-safe ``publish_row``/``publish_state``/``reply``.
+
+    ``on_command`` returns True once the command is stored (then it is acknowledged);
+    ``on_fault(code, detail)`` hears what went wrong on the network thread; ``refused`` holds
+    the broker's refusal of the credentials, after which the link stops trying."""
 
     def __init__(
         self,
@@ -158,14 +57,17 @@ class TableLink:
         keepalive_s: int = 15,
         will_delay_s: int = 5,
         session_expiry_s: int = 3600,
-        on_command: Callable[[CommandMessage], None] | None = None,
+        on_command: Callable[[CommandMessage], bool] | None = None,
+        on_fault: Callable[[str, str], None] | None = None,
         broadcast_delay_s: float = 0.0,
     ) -> None:
         self.endpoint = endpoint
         self.topics = topics
         self.outbox = outbox
         self.on_command = on_command
+        self.on_fault = on_fault
         self.connected = threading.Event()
+        self.refused: str | None = None
         self._keepalive = keepalive_s
         self._session_expiry = session_expiry_s
         self._lock = threading.Lock()
@@ -178,14 +80,17 @@ class TableLink:
         self.acked = 0
         self.connects = 0
         self._stopping = False
-        self._client = make_client(endpoint, client_id or f"tilesight-{topics.table}", tls=tls)
+        # unique per tournament and table: two T01s of different tournaments must not share one
+        default_id = f"tilesight-{topics.tournament}-{topics.table}"
+        self._client = make_client(endpoint, client_id or default_id, tls=tls)
+        self._client.manual_ack_set(True)  # a command is acknowledged once it is journaled
         will = new_properties(PacketTypes.WILLMESSAGE)
         will.WillDelayInterval = will_delay_s
         self._client.will_set(topics.status, "offline", qos=1, retain=True, properties=will)
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = self._on_disconnect
-        self._client.on_publish = self._on_publish
-        self._client.on_message = self._on_message
+        self._client.on_connect = self._guarded(self._on_connect)
+        self._client.on_disconnect = self._guarded(self._on_disconnect)
+        self._client.on_publish = self._guarded(self._on_publish)
+        self._client.on_message = self._guarded(self._on_message)
         self._delayed = (
             DelayedCopies(self._client, broadcast_delay_s) if broadcast_delay_s else None
         )
@@ -197,13 +102,14 @@ class TableLink:
             self.endpoint.port,
             keepalive=self._keepalive,
             clean_start=False,
-            properties=session_properties(self._session_expiry),
+            properties=session_properties(self._session_expiry, MAX_PACKET_BYTES),
         )
         self._client.loop_start()
 
     def stop(self, drain_timeout: float = 5.0) -> None:
         """Wait for outstanding PUBACKs, publish ``offline``, disconnect cleanly (no will)."""
-        self.wait_drained(drain_timeout)
+        if self.refused is None:
+            self.wait_drained(drain_timeout)
         self._stopping = True
         if self.connected.is_set():
             info = self._client.publish(self.topics.status, "offline", qos=1, retain=True)
@@ -258,8 +164,12 @@ class TableLink:
             self._delayed.add(self.topics.delayed(topic), payload, retain=True)
 
     def reply(self, command: CommandMessage, payload: dict[str, Any] | str) -> None:
-        """Send to the command's response topic (with its correlation data), if it gave one."""
+        """Send to the command's response topic (with its correlation data), if it gave one;
+        only ever inside this table's ``reply/`` (checked when the command arrived)."""
         if not command.response_topic:
+            return
+        if not command.response_topic.startswith(self.topics.reply("")):
+            log.warning("not answering on %r: outside this table's reply/", command.response_topic)
             return
         props = new_properties(PacketTypes.PUBLISH)
         if command.correlation_data is not None:
@@ -268,24 +178,42 @@ class TableLink:
         self._client.publish(command.response_topic, body, qos=1, properties=props)
 
     # paho callbacks (network thread) --------------------------------------------------------
+    def _guarded(self, callback: Callable[..., None]) -> Callable[..., None]:
+        """A callback that cannot end the network thread: an error is logged and reported."""
+
+        def run(*args: Any) -> None:
+            try:
+                callback(*args)
+            except Exception as exc:
+                name = callback.__name__.strip("_")
+                log.error("MQTT %s failed: %s: %s", name, type(exc).__name__, exc, exc_info=exc)
+                self._fault("mqtt_callback", f"{name}: {type(exc).__name__}: {exc}")
+
+        return run
+
+    def _fault(self, code: str, detail: str) -> None:
+        if self.on_fault is not None:
+            try:
+                self.on_fault(code, detail)
+            except Exception:
+                log.exception("reporting fault %s failed", code)
+
     def _on_connect(
         self, client: mqtt.Client, _u: Any, flags: Any, rc: ReasonCode, _p: Any
     ) -> None:
+        where = f"{self.endpoint.host}:{self.endpoint.port}"
         if rc.is_failure:
-            log.warning(
-                "broker %s:%s refused the connection: %s",
-                self.endpoint.host,
-                self.endpoint.port,
-                rc,
-            )
+            why = refusal(rc)
+            if why is not None:  # retrying cannot help: say so once and stop
+                self.refused = f"broker {where} refused the table: {why}"
+                log.error("%s; not retrying", self.refused)
+                client.disconnect()
+                self._fault("broker_refused", self.refused)
+            else:
+                log.warning("broker %s refused the connection: %s", where, rc)
             return
         self.connects += 1
-        log.info(
-            "connected to %s:%s (session present: %s)",
-            self.endpoint.host,
-            self.endpoint.port,
-            flags.session_present,
-        )
+        log.info("connected to %s (session present: %s)", where, flags.session_present)
         client.subscribe(self.topics.commands, qos=1)
         client.publish(self.topics.status, "online", qos=1, retain=True)
         with self._retain_lock:
@@ -311,41 +239,28 @@ class TableLink:
             return
         with self._lock:
             rowid = self._inflight.pop(mid, None)
-            if rowid is not None:
-                self._acked(rowid)
+            if rowid is None:
+                now = time.monotonic()
+                self._early_acks[mid] = now
+                if len(self._early_acks) > 256:
+                    self._early_acks = {m: t for m, t in self._early_acks.items() if now - t < 5}
                 return
-            now = time.monotonic()
-            self._early_acks[mid] = now
-            if len(self._early_acks) > 256:
-                self._early_acks = {m: t for m, t in self._early_acks.items() if now - t < 5}
+        self._acked(rowid)  # a storage error here is reported by the guard; the row stays
+        # unsent and is published again later (a duplicate, which consumers drop by event_id)
 
     def _acked(self, rowid: int) -> None:
         self.outbox.mark_sent(rowid)
         self.acked += 1
 
-    def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        stored = True
         try:
-            parsed = parse_topic(msg.topic, self.topics.prefix)
-        except TopicError:
-            return
-        if parsed.kind != "cmd" or self.on_command is None:
-            return
-        props = msg.properties
-        expiry = getattr(props, "MessageExpiryInterval", None) if props else None
-        command = CommandMessage(
-            verb=parsed.leaf,
-            payload=bytes(msg.payload),
-            response_topic=getattr(props, "ResponseTopic", None) if props else None,
-            correlation_data=getattr(props, "CorrelationData", None) if props else None,
-            expires_at=time.monotonic() + expiry if expiry is not None else None,
-            account=_user_property(props, "account"),
-        )
-        self.on_command(command)
-
-
-def _user_property(props: Properties | None, name: str) -> str | None:
-    """The first MQTT 5 user property called ``name`` (paho gives a list of pairs)."""
-    for key, value in getattr(props, "UserProperty", None) or []:
-        if key == name:
-            return str(value)[:200]
-    return None
+            command = command_from_message(msg, self.topics)
+            if isinstance(command, str):
+                log.warning("ignored message on %r: %s", msg.topic, command)
+            elif self.on_command is not None:
+                stored = False  # until on_command says it is journaled
+                stored = self.on_command(command)
+        finally:
+            if stored:  # else no PUBACK: the broker keeps it and delivers it again
+                client.ack(msg.mid, msg.qos)

@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from engine.events import Event, to_json
 
@@ -44,7 +44,35 @@ CREATE TABLE IF NOT EXISTS journal (
     action TEXT NOT NULL,
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS journal_quarantine (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    journal_row INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    error TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS commands (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL,
+    command_id TEXT,
+    verb TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    response_topic TEXT,
+    correlation BLOB,
+    account TEXT,
+    expires REAL,
+    received REAL NOT NULL,
+    status TEXT NOT NULL,
+    reply TEXT,
+    UNIQUE (table_id, command_id)
+);
 """
+
+
+class OutboxError(OSError):
+    """The outbox file cannot be opened or used as a database."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +102,14 @@ class Outbox:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={'NORMAL' if synchronous == 'NORMAL' else 'FULL'}")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            mode = "NORMAL" if synchronous == "NORMAL" else "FULL"
+            self._db.execute(f"PRAGMA synchronous={mode}")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:  # a directory, a read-only file, not a database
+            raise OutboxError(f"cannot open the outbox {str(path)!r}: {exc}") from None
 
     def close(self) -> None:
         with self._lock:
@@ -126,6 +158,11 @@ class Outbox:
 
     def journaled(self, table: str) -> tuple[int, list[str]] | None:
         """The latest epoch with journaled actions and those actions, in order."""
+        found = self.journal_rows(table)
+        return (found[0], [text for _, text in found[1]]) if found else None
+
+    def journal_rows(self, table: str) -> tuple[int, list[tuple[int, str]]] | None:
+        """Like :meth:`journaled`, each action with its journal row id."""
         with self._lock:
             row = self._db.execute(
                 "SELECT MAX(epoch) FROM journal WHERE table_id = ?", (table,)
@@ -134,10 +171,49 @@ class Outbox:
                 return None
             epoch = int(row[0])
             actions = self._db.execute(
-                "SELECT action FROM journal WHERE table_id = ? AND epoch = ? ORDER BY rowid",
+                "SELECT rowid, action FROM journal WHERE table_id = ? AND epoch = ? ORDER BY rowid",
                 (table, epoch),
             ).fetchall()
-        return epoch, [str(a[0]) for a in actions]
+        return epoch, [(int(a[0]), str(a[1])) for a in actions]
+
+    def last_journal_row(self, table: str) -> int | None:
+        rows = self.query("SELECT MAX(rowid) FROM journal WHERE table_id = ?", (table,))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def quarantine(self, journal_row: int, replacement: str, error: str) -> None:
+        """Move a journaled action that cannot be applied aside (kept, with why) and put
+        ``replacement`` (the alert that stands for it) in its place: a restart replays the
+        alert, never the poison, and the journal keeps its order."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO journal_quarantine (table_id, epoch, journal_row, action, error,"
+                " created) SELECT table_id, epoch, rowid, action, ?, ? FROM journal"
+                " WHERE rowid = ?",
+                (error[:2000], time.time(), journal_row),
+            )
+            self._db.execute(
+                "UPDATE journal SET action = ? WHERE rowid = ?", (replacement, journal_row)
+            )
+
+    def quarantined(self, table: str) -> list[tuple[str, str]]:
+        """``(action, error)`` of every quarantined journal entry of a table, oldest first."""
+        rows = self.query(
+            "SELECT action, error FROM journal_quarantine WHERE table_id = ? ORDER BY rowid",
+            (table,),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one statement (other tables of this database: the command journal)."""
+        with self._lock:
+            return [tuple(r) for r in self._db.execute(sql, params).fetchall()]
+
+    def write(self, sql: str, params: tuple[object, ...] = ()) -> tuple[int, int]:
+        """Run one durable write; ``(rows changed, last row id)``."""
+        with self._lock:
+            cur = self._db.execute(sql, params)
+            return cur.rowcount, int(cur.lastrowid or 0)
 
     def mark_sent(self, rowid: int) -> None:
         with self._lock:

@@ -1,18 +1,27 @@
 """Commands arriving on ``cmd/<verb>``: validated into typed requests before anything runs.
 
-A malformed payload (not JSON, not an object, unknown keys, wrong types, an unknown verb) becomes a
-:class:`CommandError` carrying a message that quotes the offending text; the service answers it
-on the response topic and changes nothing.
+A malformed payload (not JSON, not an object, unknown keys, wrong types, an unknown verb, over
+:data:`MAX_COMMAND_BYTES` or nested deeper than :data:`MAX_COMMAND_DEPTH`, a number out of range)
+becomes a :class:`CommandError` carrying a message that quotes the offending text; the service
+answers it on the response topic and changes nothing. Parsing runs on the service's command
+worker, never on the MQTT network thread.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.actions import Action, ActionFormatError, CommandRecord, Correction, action_from_dict
+from tilesight.bounded_json import BoundedJsonError, loads_bounded
+
+#: A command is a few hundred bytes; a correction carrying a whole hand's action a few KB.
+MAX_COMMAND_BYTES = 64 * 1024
+#: ``{"action": {"action": "correction", "replacement": {...}}}`` is four deep.
+MAX_COMMAND_DEPTH = 8
+#: Epochs and seqs are counters of a table's events: far below this.
+MAX_COUNTER = 10**12
 
 
 class CommandError(ValueError):
@@ -23,12 +32,18 @@ class _Payload(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: Any parsed command request.
+CommandRequest = _Payload
+
+
 class ResyncRequest(_Payload):
     """Replay stored events ``from_seq..to_seq`` of ``epoch`` to the response topic."""
 
-    epoch: int = Field(ge=0, description="Epoch of the missing events.")
-    from_seq: int = Field(ge=0, description="First missing seq.")
-    to_seq: int = Field(ge=0, description="Last missing seq (at most 10000 after from_seq).")
+    epoch: int = Field(ge=0, le=MAX_COUNTER, description="Epoch of the missing events.")
+    from_seq: int = Field(ge=0, le=MAX_COUNTER, description="First missing seq.")
+    to_seq: int = Field(
+        ge=0, le=MAX_COUNTER, description="Last missing seq (at most 10000 after from_seq)."
+    )
 
     @model_validator(mode="after")
     def _range(self) -> ResyncRequest:
@@ -40,7 +55,7 @@ class ResyncRequest(_Payload):
 class CorrectionRequest(_Payload):
     """Supersede the action behind an event (``replacement`` None drops it)."""
 
-    supersedes: str = Field(min_length=1, description="event_id being corrected.")
+    supersedes: str = Field(min_length=1, max_length=100, description="event_id corrected.")
     replacement: dict[str, Any] | None = Field(None, description="The action as a JSON object.")
     reason: str = Field("", max_length=500, description="Why, for the record.")
 
@@ -54,7 +69,7 @@ class ActionRequest(_Payload):
 class AckRequest(_Payload):
     """Acknowledge an alert."""
 
-    alert: str = Field(min_length=1, description="event_id of the alert.")
+    alert: str = Field(min_length=1, max_length=100, description="event_id of the alert.")
     note: str = Field("", max_length=500, description="Referee's note.")
 
 
@@ -78,11 +93,11 @@ def parse_command(verb: str, payload: bytes) -> _Payload:
     model = PAYLOADS.get(verb)
     if model is None:
         raise CommandError(f"unknown command {verb!r}; known: {', '.join(sorted(PAYLOADS))}")
-    text = payload.decode("utf-8", errors="replace").strip() or "{}"
+    text = payload.strip() or b"{}"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{verb}: payload is not JSON ({exc.msg}): {text[:80]!r}") from exc
+        data = loads_bounded(text, max_bytes=MAX_COMMAND_BYTES, max_depth=MAX_COMMAND_DEPTH)
+    except BoundedJsonError as exc:
+        raise CommandError(f"{verb}: payload is not JSON within limits: {exc}") from exc
     if not isinstance(data, dict):
         raise CommandError(f"{verb}: payload must be a JSON object, got {text[:80]!r}")
     try:

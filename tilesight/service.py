@@ -1,12 +1,12 @@
 """One table's service: engine in, outbox and MQTT out, commands answered.
 
 Actions reach the engine through :meth:`TableService.apply` from any thread (vision, the table
-driver, the demo's simulator); a lock keeps the engine single-threaded as it must be. Each event
-is stored in the outbox *before* it is published. Commands from ``cmd/<verb>`` are validated on the
-network thread and executed on the service's own worker thread; one whose message expiry ran out
-while it waited is dropped, not executed. Every command executed (ok or failed), ``resync`` aside,
-is recorded as one ``command_handled`` event through the engine and the outbox, so it has its
-place in ``(epoch, seq)`` and is never lost; its event_id is in the response (``event``).
+driver, the demo's simulator); a lock keeps the engine single-threaded as it must be. Each action
+is checked against its bounds (``engine.action_bounds``) before it is journaled, and each event is
+stored in the outbox *before* it is published. An action the engine cannot apply is quarantined
+(kept aside, an alert journaled in its place and published as a ``table_fault``), so a restart
+replays the alert, never the poison. Commands are handled by :mod:`tilesight.command_runner` on
+supervised workers; a worker's crash is published as a ``table_fault`` and the worker restarted.
 """
 
 from __future__ import annotations
@@ -15,32 +15,31 @@ import collections
 import dataclasses
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action, CommandRecord, action_from_dict, action_to_dict
+from engine.actions import Action, TableFault, action_from_dict, action_to_dict, check_action
 from engine.events import Event
+from tilesight.bounded_json import loads_bounded
+from tilesight.command_journal import CommandMessage
+from tilesight.command_runner import LANES, CommandRunner
 from tilesight.config import MqttEndpoint, TlsConfig
-from tilesight.mqtt import CommandMessage, TableLink
+from tilesight.mqtt import TableLink
 from tilesight.outbox import Outbox
 from tilesight.pipeline import GameEngine, public_event, state_payload
-from tilesight.remote_commands import (
-    AckRequest,
-    CommandError,
-    ResyncRequest,
-    TableRequest,
-    parse_command,
-    to_action,
-)
+from tilesight.supervisor import Supervisor
 from tilesight.topics import TableTopics
 
 log = logging.getLogger("tilesight.service")
 
 #: Callback for shuffling-table verbs (shuffle, raise, clear_error); returns a result dict.
 TableControl = Callable[[str], dict[str, Any]]
+#: A journaled action is one JSON object of a few hundred bytes.
+MAX_JOURNAL_LINE = 64 * 1024
+#: The same fault is published at most once in this many seconds (a full disk fails every write).
+FAULT_REPEAT_S = 60.0
 
 
 class TableService:
@@ -61,6 +60,7 @@ class TableService:
         discard_limit_s: float | None = None,
         broadcast_delay_s: float = 0.0,
         journal: bool = False,
+        supervisor: Supervisor | None = None,
     ) -> None:
         self.topics = topics
         self.engine = engine
@@ -72,9 +72,11 @@ class TableService:
         self.discard_limit_s = discard_limit_s
         self.journal = journal
         self._turn_since: float | None = None
-        self._engine_lock = threading.Lock()
-        self._commands: queue.Queue[CommandMessage | None] = queue.Queue()
-        self._worker: threading.Thread | None = None
+        self._engine_lock = threading.RLock()
+        self._own_supervisor = supervisor is None
+        self.supervisor = supervisor or Supervisor(max_backoff_s=5.0)
+        self.supervisor.on_crash = self._worker_crashed
+        self._faults_reported: dict[str, float] = {}
         self.stored = 0
         # the latest commands run and replies sent, in order (bounded: the service runs for days)
         self.executed: collections.deque[str] = collections.deque(maxlen=1000)
@@ -89,51 +91,112 @@ class TableService:
             will_delay_s=will_delay_s,
             session_expiry_s=session_expiry_s,
             on_command=self._receive_command,
+            on_fault=self.report_fault,
             broadcast_delay_s=broadcast_delay_s,
         )
+        self.commands = CommandRunner(self)
 
     # lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
         self._publish_state()
+        for lane in LANES:
+            self.supervisor.add(lane, self.commands.work(lane))
         self.link.start()
-        self._worker = threading.Thread(target=self._run_commands, name="commands", daemon=True)
-        self._worker.start()
+        if self._own_supervisor:
+            self.supervisor.start()
 
     def stop(self, drain_timeout: float = 5.0) -> None:
-        self._commands.put(None)
-        if self._worker is not None:
-            self._worker.join(timeout=5)
+        if self._own_supervisor:
+            self.supervisor.stop()
         self.link.stop(drain_timeout)
+
+    def _receive_command(self, command: CommandMessage) -> bool:
+        return self.commands.receive(command)
 
     # engine ----------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
-        """Apply one action; returns the events newly stored (none if they were stored before)."""
+        """Apply one action; returns the events newly stored (none if they were stored before).
+        An action out of bounds raises ActionFormatError and is neither journaled nor applied."""
         if action.at is None:  # events carry the time the action happened
             action = dataclasses.replace(action, at=time.time())
+        check_action(action)
         with self._engine_lock:
+            row = None
             if self.journal:  # written ahead: a crash after this line replays the action
                 epoch = self.engine.position[0]
                 self.outbox.journal(self.topics.table, epoch, json.dumps(action_to_dict(action)))
-            events = self.engine.apply(action)
-            if events:
-                self._turn_since = events[-1].timestamp
-            fresh = self._store_and_publish(events)
-            self._publish_state()
+                row = self.outbox.last_journal_row(self.topics.table)
+            try:
+                events = self.engine.apply(action)
+            except Exception as exc:
+                self._quarantine(row, action_to_dict(action), exc)
+                raise
+            fresh = self._stored(events)
         if fresh and self.on_events is not None:
             self.on_events(fresh)
         return fresh
 
-    def restore(self, actions: list[str]) -> int:
-        """Replay journaled actions (a restarted process): the engine is rebuilt, events it
-        already stored are recognised, any it had not stored yet are stored and published."""
+    def restore(self, actions: list[str] | None = None) -> int:
+        """Replay the journal (a restarted process): the engine is rebuilt, events it already
+        stored are recognised, any it had not stored yet are stored and published. An entry
+        that cannot be read or applied is quarantined with an alert, and replay goes on."""
+        found = self.outbox.journal_rows(self.topics.table)
+        rows = found[1] if found else []
         with self._engine_lock:
-            for text in actions:
-                events = self.engine.apply(action_from_dict(json.loads(text)))
-                if events:
-                    self._turn_since = events[-1].timestamp
-                self._store_and_publish(events)
+            for row, text in rows:
+                try:
+                    data = loads_bounded(text, max_bytes=MAX_JOURNAL_LINE, max_depth=8)
+                    action = action_from_dict(data)
+                except ValueError as exc:
+                    self._quarantine(row, {"text": text[:500]}, exc)
+                    continue
+                try:
+                    self._stored(self.engine.apply(action), publish_state=False)
+                except Exception as exc:
+                    self._quarantine(row, action_to_dict(action), exc)
             self._publish_state()
-        return len(actions)
+        return len(rows)
+
+    def _stored(self, events: list[Event], *, publish_state: bool = True) -> list[Event]:
+        if events:
+            self._turn_since = events[-1].timestamp
+        fresh = self._store_and_publish(events)
+        if publish_state:
+            self._publish_state()
+        return fresh
+
+    def _quarantine(self, row: int | None, action: dict[str, Any], exc: Exception) -> None:
+        """Put a poisoned journal entry aside; an alert takes its place and is published."""
+        what = f"{type(exc).__name__}: {exc}"[:300]
+        log.error("journal entry %s cannot be applied, quarantined: %s (%s)", row, what, action)
+        alert = TableFault(
+            code="journal_quarantined",
+            detail=f"a {action.get('action', 'journal')} entry could not be applied: {what}",
+            at=time.time(),
+        )
+        if row is not None:
+            self.outbox.quarantine(row, json.dumps(action_to_dict(alert)), what)
+        self._stored(self.engine.apply(alert))
+
+    def report_fault(self, code: str, detail: str) -> None:
+        """Publish a ``table_fault`` (code, detail) for the referee; from any thread. Never
+        raises: when storage is what fails, the fault is logged and the worker's crash stands."""
+        if code == "broker_refused":  # wrong credentials: nothing this process can fix
+            self.supervisor.fail(detail)
+        elif code == "mqtt_callback":  # the network thread survived it; counted like a crash
+            self.supervisor.record_crash("mqtt", detail)
+        now = time.monotonic()
+        if now - self._faults_reported.get(code, -FAULT_REPEAT_S) < FAULT_REPEAT_S:
+            return
+        self._faults_reported[code] = now
+        try:
+            self.apply(TableFault(code=code, detail=detail[:500]))
+        except Exception as exc:  # the outbox itself fails: the retained state still goes out
+            log.error("could not store fault %s (%s): %s", code, detail, exc)
+            self.set_link("outbox", f"offline: {code}: {exc}"[:300])
+
+    def _worker_crashed(self, name: str, error: str) -> None:
+        self.report_fault("worker_crashed", f"{name} failed: {error}")
 
     def set_link(self, name: str, status: str) -> None:
         """A camera/table link's status for the retained state: ``links`` holds one word
@@ -172,98 +235,3 @@ class TableService:
             )
         )
         self.link.publish_private("state", self.engine.private_snapshot())
-
-    # commands --------------------------------------------------------------------------------
-    def _receive_command(self, command: CommandMessage) -> None:
-        try:
-            parse_command(command.verb, command.payload)
-        except CommandError as exc:
-            log.warning("rejected command: %s", exc)
-            self.link.reply(command, {"ok": False, "verb": command.verb, "error": str(exc)})
-            return
-        self._commands.put(command)
-
-    def _run_commands(self) -> None:
-        while (command := self._commands.get()) is not None:
-            if command.expired():
-                log.warning("command %s expired before it could run; not executed", command.verb)
-                continue
-            try:
-                result = self._execute(command)
-                reply: dict[str, Any] = {"ok": True, "verb": command.verb, "result": result}
-                self.executed.append(command.verb)
-            except CommandError as exc:
-                reply = {"ok": False, "verb": command.verb, "error": str(exc)}
-            except Exception as exc:  # a command must never take the service down
-                log.exception("command %s failed", command.verb)
-                reply = {"ok": False, "verb": command.verb, "error": f"internal error: {exc}"}
-            # resync only reads the outbox: logging it would grow the very stream it repairs
-            # (every consumer's gap repair a new event) and shift the seq of a deterministic
-            # replay such as the demo's resume, so it is answered and logged, not recorded
-            recorded = self._record(command, reply) if command.verb != "resync" else None
-            if recorded is not None:
-                reply["event"] = recorded
-            self.replies.append(reply)
-            if reply["ok"]:
-                log.info("command %s done", command.verb)
-            else:
-                log.warning("command %s failed: %s", command.verb, reply["error"])
-            self.link.reply(command, reply)
-
-    def _record(self, command: CommandMessage, reply: dict[str, Any]) -> str | None:
-        """Log the handled command as a ``command_handled`` event; its event_id."""
-        try:
-            request = parse_command(command.verb, command.payload)
-        except CommandError:
-            request = None
-        record = CommandRecord(
-            verb=command.verb,
-            outcome="ok" if reply["ok"] else "error",
-            account=command.account,
-            correlation=_correlation_text(command.correlation_data),
-            alert=request.alert if isinstance(request, AckRequest) else None,
-            note=request.note if isinstance(request, AckRequest) else "",
-            error=str(reply.get("error", "")),
-            result=json.dumps(reply.get("result", {}), separators=(",", ":"), default=str)[:2000],
-        )
-        events = self.apply(record)
-        handled = [e.event_id for e in events if e.type == "command_handled"]
-        return handled[0] if handled else None
-
-    def _execute(self, command: CommandMessage) -> dict[str, Any]:
-        request = parse_command(command.verb, command.payload)
-        if isinstance(request, ResyncRequest):
-            return self._resync(command, request)
-        if isinstance(request, TableRequest):
-            if self.table_control is None:
-                raise CommandError(f"{command.verb}: no shuffling table is connected")
-            return self.table_control(command.verb)
-        if isinstance(request, AckRequest):
-            log.info("alert %s acknowledged: %s", request.alert, request.note)
-            return {"alert": request.alert}
-        action = to_action(request)
-        assert action is not None
-        events = self.apply(action)
-        return {"events": [e.event_id for e in events]}
-
-    def _resync(self, command: CommandMessage, request: ResyncRequest) -> dict[str, Any]:
-        """Replay stored events to the requester's response topic, in seq order."""
-        if not command.response_topic:
-            raise CommandError("resync: a response topic is required")
-        rows = self.outbox.between(
-            self.topics.table, request.epoch, request.from_seq, request.to_seq
-        )
-        for row in rows:
-            self.link.reply(command, row.payload)
-        log.info("resync: replayed %d events (%d..%d)", len(rows), request.from_seq, request.to_seq)
-        return {"replayed": len(rows)}
-
-
-def _correlation_text(data: bytes | None) -> str | None:
-    """MQTT 5 correlation data as text (hex when it is not UTF-8)."""
-    if data is None:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.hex()

@@ -1,10 +1,14 @@
 """Supervised worker threads: a camera or serial cable that drops must come back on its own.
 
 A worker is a function ``work(stop)`` that runs until ``stop`` is set. If it raises (a camera
-unplugged, a serial port gone), the supervisor logs one readable line, waits (1 s, doubling up to
-30 s) and runs it again. A :class:`WorkerFaultError` (a camera whose frames its calibration does not
+unplugged, a serial port gone, a full disk), the supervisor logs one readable line, tells
+``on_crash`` (the service publishes it as a ``table_fault``), waits (1 s, doubling up to 30 s)
+and runs it again. A :class:`WorkerFaultError` (a camera whose frames its calibration does not
 fit) stops that worker for good instead: retrying cannot fix it, and its status keeps the reason.
-``run_until_signal`` turns SIGINT / SIGTERM into a clean shutdown.
+A worker that crashes ``max_crashes`` times in a row, each run shorter than ``healthy_s``, is
+unrecoverable: :meth:`Supervisor.fail` stops everything and ``run_until_signal`` returns 1, so
+a table that can no longer work exits non-zero instead of reporting ``online``.
+``run_until_signal`` turns SIGINT / SIGTERM into a clean shutdown (0).
 """
 
 from __future__ import annotations
@@ -35,25 +39,72 @@ class _Worker:
     restarts: int = 0
     last_error: str = ""
     started: list[float] = field(default_factory=list)
+    crashes_in_a_row: int = 0
 
 
 class Supervisor:
-    def __init__(self, *, min_backoff_s: float = 1.0, max_backoff_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        *,
+        min_backoff_s: float = 1.0,
+        max_backoff_s: float = 30.0,
+        max_crashes: int = 5,
+        healthy_s: float = 60.0,
+    ) -> None:
         self.stop_event = threading.Event()
         self._workers: list[_Worker] = []
         self._min_backoff = min_backoff_s
         self._max_backoff = max_backoff_s
+        self._max_crashes = max_crashes
+        self._healthy_s = healthy_s
+        self._started = False
+        self._outside: dict[str, list[float]] = {}
+        #: Told ``(worker name, error)`` of each crash (the service publishes a table fault).
+        self.on_crash: Callable[[str, str], None] | None = None
+        #: Why the supervisor gave up (an unrecoverable worker, refused credentials); None: it
+        #: did not.
+        self.failure: str | None = None
 
     def add(self, name: str, work: Work, on_status: Callable[[str], None] | None = None) -> None:
-        """Register a worker; ``on_status`` hears "online", "offline: <why>" and "stopped"."""
-        self._workers.append(_Worker(name, work, on_status))
+        """Register a worker; ``on_status`` hears "online", "offline: <why>" and "stopped".
+        A worker added after :meth:`start` starts at once."""
+        worker = _Worker(name, work, on_status)
+        self._workers.append(worker)
+        if self._started:
+            self._launch(worker)
 
     def start(self) -> None:
+        self._started = True
         for worker in self._workers:
-            worker.thread = threading.Thread(
-                target=self._keep_running, args=(worker,), name=worker.name, daemon=True
-            )
-            worker.thread.start()
+            self._launch(worker)
+
+    def fail(self, reason: str) -> None:
+        """Give up: log why, stop every worker's loop (``run_until_signal`` then returns 1)."""
+        if self.failure is None:
+            self.failure = reason
+            log.error("giving up: %s", reason)
+        self.stop_event.set()
+
+    def record_crash(self, name: str, error: str) -> None:
+        """A failure on a thread the supervisor does not run (the MQTT network thread, whose
+        callbacks survive it): reported like a crash; ``max_crashes`` of them within
+        ``healthy_s`` are unrecoverable."""
+        now = time.monotonic()
+        times = [t for t in self._outside.get(name, []) if now - t < self._healthy_s] + [now]
+        self._outside[name] = times
+        if self.on_crash is not None:
+            try:
+                self.on_crash(name, error)
+            except Exception:
+                log.exception("reporting the crash of %s failed", name)
+        if len(times) >= self._max_crashes:
+            self.fail(f"{name} failed {len(times)} times within {self._healthy_s:.0f} s ({error})")
+
+    def _launch(self, worker: _Worker) -> None:
+        worker.thread = threading.Thread(
+            target=self._keep_running, args=(worker,), name=worker.name, daemon=True
+        )
+        worker.thread.start()
 
     def stop(self, timeout: float = 10.0) -> None:
         self.stop_event.set()
@@ -83,18 +134,39 @@ class Supervisor:
                 worker.last_error = f"{type(exc).__name__}: {exc}"
                 worker.restarts += 1
                 self._status(worker, f"offline: {worker.last_error}")
-                log.warning(
-                    "%s failed (%s); retrying in %.1f s", worker.name, worker.last_error, backoff
-                )
+                log.error("%s crashed: %s", worker.name, worker.last_error, exc_info=exc)
+                self._crashed(worker)
+                if self._unrecoverable(worker):
+                    self.fail(
+                        f"{worker.name} crashed {self._max_crashes} times in a row "
+                        f"(last: {worker.last_error})"
+                    )
+                    return
+                log.warning("%s restarts in %.1f s", worker.name, backoff)
                 if self.stop_event.wait(backoff):
                     break
                 backoff = min(backoff * 2, self._max_backoff)
                 continue
             if not self.stop_event.is_set():  # returned on its own: run it again
                 backoff = self._min_backoff
+                worker.crashes_in_a_row = 0
                 if self.stop_event.wait(self._min_backoff):
                     break
         self._status(worker, "stopped")
+
+    def _unrecoverable(self, worker: _Worker) -> bool:
+        """``max_crashes`` crashes in a row, each run shorter than ``healthy_s``."""
+        return worker.crashes_in_a_row >= self._max_crashes
+
+    def _crashed(self, worker: _Worker) -> None:
+        ran = time.monotonic() - worker.started[-1]
+        worker.crashes_in_a_row = worker.crashes_in_a_row + 1 if ran < self._healthy_s else 1
+        del worker.started[:-1]  # only the latest start is needed
+        if self.on_crash is not None:
+            try:
+                self.on_crash(worker.name, worker.last_error)
+            except Exception:
+                log.exception("reporting the crash of %s failed", worker.name)
 
     def _status(self, worker: _Worker, status: str) -> None:
         if worker.on_status is not None:
@@ -105,7 +177,8 @@ class Supervisor:
 
 
 def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
-    """Block the main thread until SIGINT or SIGTERM, then stop the workers; returns 0."""
+    """Block the main thread until SIGINT or SIGTERM (returns 0) or until the supervisor gives
+    up (:meth:`Supervisor.fail`: returns 1), then stop the workers."""
     received: list[int] = []
 
     def _handler(signum: int, _frame: FrameType | None) -> None:
@@ -122,7 +195,7 @@ def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
         for sig, old in previous.items():
             signal.signal(sig, old)
     supervisor.stop()
-    return 0
+    return 0 if supervisor.failure is None else 1
 
 
 def setup_logging(level: str) -> None:

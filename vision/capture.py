@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.image_limits import MAX_FILE_BYTES, size_problem
+
 
 class CaptureError(RuntimeError):
     """The source cannot be opened at all."""
@@ -102,11 +104,19 @@ def frames(
 
 
 def read_image(path: Path) -> np.ndarray:
-    """A still image, or a clear error naming the file (missing, empty, not an image)."""
+    """A still image, or a clear error naming the file (missing, empty, not an image, over the
+    size limits of :mod:`vision.image_limits`, checked on the header before decoding)."""
     if not path.is_file():
         raise CaptureError(f"no such image: {str(path)!r}")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise CaptureError(f"image {str(path)!r}: {path.stat().st_size} bytes, too large")
     data = np.fromfile(str(path), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if (problem := size_problem(data[:262144].tobytes())) is not None:
+        raise CaptureError(f"image {str(path)!r} refused: {problem}")
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # OpenCV's own limits (other formats)
+        image = None
     if image is None:
         raise CaptureError(
             f"cannot decode image {str(path)!r} ({data.size} bytes): not a PNG/JPEG/BMP or corrupt"

@@ -135,8 +135,8 @@ def test_command_that_expires_while_queued_is_not_executed(broker: MosquittoBrok
     service = make_service(broker.url)
     service.start()
     try:
-        late = CommandMessage("ack", b'{"alert": "a"}', None, None, time.monotonic() - 0.01)
-        fresh = CommandMessage("ack", b'{"alert": "b"}', None, None, time.monotonic() + 60)
+        late = CommandMessage("ack", b'{"alert": "a"}', None, None, time.time() - 0.01)
+        fresh = CommandMessage("ack", b'{"alert": "b"}', None, None, time.time() + 60)
         service._receive_command(late)
         service._receive_command(fresh)
         wait_until(lambda: service.executed, 5, "the fresh command")

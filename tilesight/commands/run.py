@@ -55,6 +55,7 @@ def run_table(config: ServiceConfig) -> int:
     calibration = load_calibration(config) if config.cameras else None
     outbox = Outbox(config.outbox.path)
     journal = outbox.journaled(config.table)
+    supervisor = Supervisor()
     last = outbox.last_position(config.table)
     # a restart replays the journal and carries on the same epoch; with no journal (a new
     # outbox, or events from elsewhere) it starts a new (epoch, seq) stream
@@ -75,9 +76,10 @@ def run_table(config: ServiceConfig) -> int:
         discard_limit_s=discard_limit(config.procedure),
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
         journal=True,
+        supervisor=supervisor,
     )
     if journal:
-        replayed = service.restore(journal[1])
+        replayed = service.restore()
         log.info(
             "replayed %d journaled actions: the game resumes at seq %d",
             replayed,
@@ -90,7 +92,6 @@ def run_table(config: ServiceConfig) -> int:
     feed = CameraFeed(config, service, calibration) if config.cameras else None
     if feed is not None:
         bridge.on_dice = feed.new_hand  # the table's dice start the hand the cameras follow
-    supervisor = Supervisor()
     for name, work in input_workers(config, bridge, feed):
         supervisor.add(name, work, on_status=functools.partial(service.set_link, name))
     stored, unsent = outbox.counts()
@@ -108,9 +109,14 @@ def run_table(config: ServiceConfig) -> int:
     if feed is not None and not config.table_port.url:
         feed.new_hand(())  # no shuffling table to roll: the cameras follow a hand from now
     supervisor.start()
+    code = 1
     try:
-        return run_until_signal(supervisor)
+        code = run_until_signal(supervisor)
+        return code
     finally:
         service.stop()
         outbox.close()
-        log.info("stopped cleanly")
+        if code == 0:
+            log.info("stopped cleanly")
+        else:
+            log.error("stopped: %s", supervisor.failure or "an unexpected error")

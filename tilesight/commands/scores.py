@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tilesight.scores import ScoreConsumer
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +33,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--group", default="tilesight-scores", help="shared-subscription group")
     parser.add_argument("--offline", action="store_true", help="do not connect; just report")
     parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="give up (exit 2) when the broker cannot be reached this long at start (15)",
+    )
     parser.add_argument("--csv", type=Path, help="write standings as CSV here on exit")
     parser.add_argument("--json", type=Path, help="write standings as JSON here on exit")
     parser.set_defaults(handler=_run)
@@ -38,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from tilesight.cli import CliError
-    from tilesight.config import ConfigError, parse_mqtt_url
+    from tilesight.config import ConfigError, parse_mqtt_url, redact_url
     from tilesight.score_store import (
         StoreUnavailableError,
         format_standings,
@@ -85,6 +97,7 @@ def _run(args: argparse.Namespace) -> int:
             }
             consumer.start()
             try:
+                _wait_connected(consumer, args.connect_timeout, done, redact_url(args.mqtt))
                 done.wait(args.duration)
             finally:
                 consumer.stop()
@@ -102,3 +115,18 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _wait_connected(consumer: ScoreConsumer, timeout: float, done: Any, where: str) -> None:
+    """Return once connected; a refusal of the credentials, or no broker within ``timeout``,
+    is an error (exit 2) rather than standings built from nothing."""
+    from tilesight.cli import CliError
+
+    deadline = time.monotonic() + timeout
+    while not consumer.connected.wait(0.1):
+        if consumer.refused is not None:
+            raise CliError(f"{consumer.refused} ({where})")
+        if done.is_set():
+            return
+        if time.monotonic() > deadline:
+            raise CliError(f"broker {where} not reachable within {timeout:.0f} s")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 ACTIONS = ("info", "status", "shuffle", "raise", "dice", "events")
@@ -20,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--port", required=True, metavar="URL", help="serial port or URL")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--baudrate", type=int, default=115200, help="serial speed (115200)")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
-                        help="seconds to reach the table (default: 5)")  # fmt: skip
+    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help="seconds the whole command may take, an action included (default: "
+                        "5 to reach the table, then as long as the action needs)")  # fmt: skip
     parser.add_argument(
         "--tiles", type=int, choices=(136, 144), help="shuffle: tile count (default: configured)"
     )
@@ -32,6 +34,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_run)
 
 
+def _left(args: argparse.Namespace, default: float | None = 5.0) -> float | None:
+    """Seconds the next request may take: what is left of --timeout, else ``default``."""
+    if args.deadline is None:
+        return default
+    return max(0.1, args.deadline - time.monotonic())
+
+
 def _run(args: argparse.Namespace) -> int:
     from devices.driver import TableDriver, TableError
     from devices.transport import LinkDownError, SerialTransport
@@ -39,12 +48,17 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.since < 0:
         raise CliError(f"--since must be a counter >= 0, got {args.since!r}")
+    if args.timeout is not None and not 0 < args.timeout <= 3600:
+        raise CliError(f"--timeout must be 0..3600 seconds, got {args.timeout!r}")
+    started = time.monotonic()
     transport = SerialTransport(args.port, baudrate=args.baudrate)
     driver = TableDriver(args.port, transport=transport, on_event=_follower(args))
     try:
-        driver.open(timeout=args.timeout)
-    except LinkDownError as exc:
+        driver.open(timeout=args.timeout or 5.0)
+    except (TableError, LinkDownError) as exc:  # a noisy line: timeouts are errors, not crashes
+        driver.close()
         raise CliError(str(exc)) from None
+    args.deadline = started + args.timeout if args.timeout else None
     try:
         result = _ACTIONS[args.action](driver, args)
     except (TableError, LinkDownError) as exc:
@@ -100,7 +114,7 @@ def _text(value: Any) -> str:
 def _info(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
     from devices import codes
 
-    info = driver.get_info(timeout=args.timeout)
+    info = driver.get_info(timeout=_left(args))
     caps = [name.removeprefix("CAP_").lower() for name in dir(codes)
             if name.startswith("CAP_") and info.capabilities & getattr(codes, name)]  # fmt: skip
     return {
@@ -114,7 +128,7 @@ def _info(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
 def _status(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
     from devices.codes import FAULTS, FaultCode
 
-    st = driver.status(timeout=args.timeout)
+    st = driver.status(timeout=_left(args))
     fault = None
     if st.fault != FaultCode.NONE:
         info = FAULTS[st.fault]
@@ -133,16 +147,16 @@ def _status(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _shuffle(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
-    result = driver.shuffle(tile_count=args.tiles or 0)
+    result = driver.shuffle(tile_count=args.tiles or 0, timeout=_left(args, None))
     return {"tile_count": result.tile_count, "side_counts": list(result.side_counts)}
 
 
 def _raise(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
-    return {"tile_count": driver.raise_walls()}
+    return {"tile_count": driver.raise_walls(timeout=_left(args, None))}
 
 
 def _dice(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
-    result = driver.roll_dice(count=args.dice or 0)
+    result = driver.roll_dice(count=args.dice or 0, timeout=_left(args, None))
     return {"values": list(result.values), "total": result.total}
 
 
@@ -154,7 +168,7 @@ def _events(driver: Any, args: argparse.Namespace) -> None:
 
     since = args.since
     while True:
-        reply = driver.events_since(since, timeout=args.timeout)
+        reply = driver.events_since(since, timeout=_left(args))
         if reply.gap and since:
             _print({"notice": "EventsMissed", "after": since, "oldest": reply.oldest}, args.json)
         for record in reply.records:

@@ -46,6 +46,7 @@ def _run(args: argparse.Namespace) -> int:
     from urllib.parse import urlsplit
 
     from tilesight.cli import CliError
+    from tilesight.config import redact_url, without_credentials
     from tilesight.topics import TopicError, check_id
     from tilesight.web.server import WebServer, page_url
 
@@ -65,15 +66,18 @@ def _run(args: argparse.Namespace) -> int:
         if args.demo:
             mqtt_url, broker_url = _private_broker(stack)
         if urlsplit(broker_url).scheme not in ("ws", "wss"):
-            raise CliError(f"--broker {broker_url!r}: pages need a ws:// or wss:// URL")
-        defaults = {"broker": broker_url, "tournament": args.tournament, "table": args.table}
+            raise CliError(f"--broker {redact_url(broker_url)!r}: pages need a ws:// or wss:// URL")
+        # credentials are never served (defaults.json is readable by anyone who can load the
+        # page) nor printed: a page takes its account as username/password URL parameters
+        served = without_credentials(broker_url)
+        defaults = {"broker": served, "tournament": args.tournament, "table": args.table}
         try:
             server = stack.enter_context(WebServer(args.host, args.port, defaults))
         except OSError as exc:
             raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
         print(f"overlay:  {page_url(server.url, 'overlay.html', {'table': args.table})}")
         print(f"referee:  {page_url(server.url, 'referee.html', {})}")
-        print(f"broker (WebSockets): {broker_url}   stop with Ctrl-C", flush=True)
+        print(f"broker (WebSockets): {redact_url(broker_url)}   stop with Ctrl-C", flush=True)
         try:
             if mqtt_url is not None:
                 if done.wait(args.wait):

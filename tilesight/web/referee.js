@@ -133,7 +133,9 @@
         responseTopic: `${root}/reply/${conn.clientId}`,
         correlationData: corr,
         messageExpiryInterval: 30,
-        userProperties: { account }, // logged in the table's command_handled event
+        // account: logged in the table's command_handled event; command_id: the table runs a
+        // command once however often it arrives (a resend after a reconnect is answered again)
+        userProperties: { account, command_id: corr },
       },
     });
   }
