@@ -93,6 +93,7 @@ def train(
     name: str = "det",
     size: int = PHOTO_SIZE,
     workers: int = 2,
+    lr: float = 0.001,
 ) -> Path:
     from ultralytics import YOLO
 
@@ -118,7 +119,7 @@ def train(
         mosaic=1.0,
         close_mosaic=0,
         warmup_epochs=0.5,
-        lr0=0.001,
+        lr0=lr,
         optimizer="AdamW",
         patience=1000,
         seed=0,
@@ -149,6 +150,7 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--size", type=int, default=PHOTO_SIZE, help="network input, px")
+    parser.add_argument("--lr", type=float, default=0.001, help="AdamW's starting rate")
     parser.add_argument("--init", type=Path, help="a photo detector checkpoint to continue")
     parser.add_argument("--copies", type=int, default=2)
     parser.add_argument("--real", type=Path, nargs="*", default=[], help="labelled photo folders")
@@ -161,7 +163,7 @@ def main() -> None:
     )
     images = sorted((data.parent / "train" / "images").glob("*.jpg"))
     init = args.init or initial_checkpoint(args.out, images)
-    best = train(data, args.out, args.hours, init, batch=args.batch, size=args.size)
+    best = train(data, args.out, args.hours, init, batch=args.batch, size=args.size, lr=args.lr)
     if not args.no_export:
         print("exported", export(best, size=args.size))
 
