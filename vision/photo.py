@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 
 from vision.boxes import WEIGHTS
-from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
 from vision.photo_boxes import OrientedBox, PhotoBoxes, squared_to_edges
@@ -187,43 +186,26 @@ class PhotoReader:
                 best_of[owner] = row
         tiles = []
         for owner, row in sorted(best_of.items()):
-            tiles.append(self._tile(image, found[owner], quads[row], probs[row], kinds[row]))
-        return [t for t in tiles if t is not None]
+            tiles.append(_tile(found[owner], quads[row], probs[row], kinds[row]))
+        return tiles
 
-    def _tile(
-        self,
-        image: np.ndarray,
-        box: OrientedBox,
-        quad: np.ndarray,
-        probs: np.ndarray,
-        kinds: np.ndarray,
-    ) -> PhotoTile | None:
-        score = float(box.score)
-        output = int(best_outputs(probs[None], kinds[None])[0])
-        order = np.argsort(-kinds)
-        names = [*TILE_NAMES, "back"]
-        name = names[order[0]]
-        if name == "back":  # the detector finds tiles; which side shows is the classifier's call
-            return PhotoTile("back", _points(quad), score * float(kinds[order[0]]))
-        upright = quad if output % 2 == 0 else np.roll(quad, 2, axis=0)
-        probability = float(kinds[order[0]])
-        if name.endswith("f") and min(box.sides) >= MIN_SIDE:
-            name, probability = self._closeup(image, upright, name, probability)
-        alternatives = tuple(
-            (names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02
-        )
-        return PhotoTile(name, _points(upright), score * probability, alternatives)
 
-    def _closeup(
-        self, image: np.ndarray, quad: np.ndarray, name: str, probability: float
-    ) -> tuple[str, float]:
-        """A large flower read again by the close-up reader from a 96x72 crop, both ways up."""
-        crop = warp_crop(image, quad, (CLOSEUP_W, CLOSEUP_H), pad=0.0)
-        reader = self.detector.closeup
-        both = reader.read(np.stack([crop, crop[::-1, ::-1]]))
-        probs = ((both[0] + both[1].reshape(8, 2)[:, ::-1].reshape(16)) / 2).reshape(8, 2)
-        flower = int(probs.sum(axis=1).argmax())
-        return f"{flower + 1}f", probability * float(probs[flower].sum()) ** 0.5
+def _tile(box: OrientedBox, quad: np.ndarray, probs: np.ndarray, kinds: np.ndarray) -> PhotoTile:
+    """The reading of one box: the classifier's kind (or back), the quad turned the way up the
+    classifier reads it, the runners-up."""
+    score = float(box.score)
+    output = int(best_outputs(probs[None], kinds[None])[0])
+    order = np.argsort(-kinds)
+    names = [*TILE_NAMES, "back"]
+    name = names[order[0]]
+    if name == "back":  # the detector finds tiles; which side shows is the classifier's call
+        return PhotoTile("back", _points(quad), score * float(kinds[order[0]]))
+    upright = quad if output % 2 == 0 else np.roll(quad, 2, axis=0)
+    probability = float(kinds[order[0]])
+    alternatives = tuple(
+        (names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02
+    )
+    return PhotoTile(name, _points(upright), score * probability, alternatives)
 
 
 def _points(quad: np.ndarray) -> tuple[tuple[float, float], ...]:
