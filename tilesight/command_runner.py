@@ -52,12 +52,20 @@ class CommandRunner:
         self._queues: dict[str, queue.Queue[CommandMessage]] = {
             lane: queue.Queue() for lane in LANES
         }
+        # repeats that arrived before their first copy was answered, by journal row: answered
+        # with it (in memory only: a repeat still waiting at a kill -9 goes unanswered)
+        self._waiting: dict[int, list[CommandMessage]] = {}
+        self._lock = threading.Lock()  # orders receive() against _finish() for those repeats
 
     # network thread ------------------------------------------------------------------------
     def receive(self, command: CommandMessage) -> bool:
         """Journal a command (True: stored, acknowledge it); a repeat of a command id already
-        answered gets the first answer again and is not run."""
-        received = self.journal.receive(command)
+        answered gets the first answer again (one still to run or running: once it is answered)
+        and is not run."""
+        with self._lock:
+            received = self.journal.receive(command)
+            if received.repeat_of_status is not None and received.first_reply is None:
+                self._waiting.setdefault(received.command.journal_row, []).append(command)
         if received.repeat_of_status is not None:
             log.info("command %s repeated (id %s): not run again", command.verb, command.command_id)
             if received.first_reply is not None:
@@ -131,13 +139,21 @@ class CommandRunner:
             reply["event"] = self._record(command, reply, request)
             if reply["event"] is None:
                 del reply["event"]
-        self.journal.done(command, json.dumps(reply, ensure_ascii=False))
+        with self._lock:
+            self.journal.done(command, json.dumps(reply, ensure_ascii=False))
+            repeats = self._waiting.pop(command.journal_row, [])
         self.service.replies.append(reply)
         if reply["ok"]:
             log.info("command %s done", command.verb)
         else:
             log.warning("command %s failed: %s", command.verb, reply["error"])
         self.service.link.reply(command, reply)
+        for repeat in repeats:  # a copy sent to the same address already has its answer
+            if (repeat.response_topic, repeat.correlation_data) != (
+                command.response_topic,
+                command.correlation_data,
+            ):
+                self.service.link.reply(repeat, reply)
 
     def _record(
         self, command: CommandMessage, reply: dict[str, Any], request: CommandRequest | None

@@ -28,23 +28,26 @@ ACCOUNTS = {
     "scores": "sc-pw",
     "overlay-delayed": "ovd-pw",
 }
+ACL = REPO_ROOT / "examples" / "mosquitto" / "acl"
 
 
 @pytest.fixture
 def secured_broker(tmp_path: Path):
     if find_mosquitto() is None:
         pytest.skip("mosquitto is not installed")
-    passwords = tmp_path / "passwords"
-    passwords.touch()
-    for user, password in ACCOUNTS.items():
-        subprocess.run(
-            ["mosquitto_passwd", "-b", str(passwords), user, password],
-            check=True,
-            capture_output=True,
-        )
-    acl = REPO_ROOT / "examples" / "mosquitto" / "acl"
-    with MosquittoBroker(password_file=passwords, acl_file=acl, workdir=tmp_path) as broker:
+    passwords = write_passwords(tmp_path / "passwords", ACCOUNTS)
+    with MosquittoBroker(password_file=passwords, acl_file=ACL, workdir=tmp_path) as broker:
         yield broker
+
+
+def write_passwords(path: Path, accounts: dict[str, str]) -> Path:
+    """A Mosquitto password file holding ``accounts`` (user name: password)."""
+    path.touch()
+    for user, password in accounts.items():
+        subprocess.run(
+            ["mosquitto_passwd", "-b", str(path), user, password], check=True, capture_output=True
+        )
+    return path
 
 
 def _url(broker: MosquittoBroker, user: str) -> str:

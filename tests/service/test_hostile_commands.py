@@ -93,6 +93,28 @@ def test_a_command_id_runs_once_and_a_repeat_gets_the_first_answer(broker: Mosqu
     assert service.outbox.counts()[0] == 1  # one command_handled, not two
 
 
+def test_a_repeat_arriving_while_the_first_copy_runs_is_answered_too(broker: MosquittoBroker):
+    """Found by bench/bench_soak.py: a repeat of a command id whose first copy was still queued
+    or running was acknowledged and never answered."""
+    service = make_service(broker.url, table="T05", tournament="hall")
+    service.table_control = lambda verb: (time.sleep(1.0), {"verb": verb})[1]  # a slow table
+    service.start()
+    try:
+        wait_until(service.link.connected.is_set, 10, "service connection")
+        with Probe(broker.url, "ref") as probe:
+            probe.subscribe(REPLY)
+            for corr in (b"one", b"two"):
+                send(probe, "shuffle", b"{}", corr, command_id="slow-1")
+            wait_until(lambda: len(replies(probe)) == 2, 10, "both answers")
+            time.sleep(0.3)
+            answers = all_replies(probe)
+    finally:
+        service.stop()
+    assert list(service.executed) == ["shuffle"]
+    assert sorted(corr for corr, _ in answers) == [b"one", b"two"]  # each answered once
+    assert answers[0][1] == answers[1][1]
+
+
 def test_commands_for_another_tournament_or_answered_elsewhere_are_not_run(
     broker: MosquittoBroker,
 ):
