@@ -82,13 +82,17 @@ class Draw(Action):
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Discard(Action):
-    """A discard; a camera may add where it saw the tile land (``row``, ``col`` of the river)."""
+    """A discard; a camera may add where it saw the tile land (``row``, ``col`` of the river).
+
+    ``inferred``: the camera did not read this discard but the next state shows it (a claim of
+    it, or the next seat playing); ``tile`` None: a discard never read, its tile unknown."""
 
     name: ClassVar[str] = "discard"
     seat: int
-    tile: Tile
+    tile: Tile | None
     row: int | None = None
     col: int | None = None
+    inferred: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

@@ -145,7 +145,7 @@ class Table(DealMixin):
         elif isinstance(action, act.Draw):
             self._draw(action)
         elif isinstance(action, act.Discard):
-            self._discard(action.seat, action.tile, (action.row, action.col))
+            self._discard(action.seat, action.tile, (action.row, action.col), action.inferred)
         elif isinstance(action, act.Chow):
             self._claim_meld(action.seat, MeldKind.CHOW, action.tiles, action.tile)
         elif isinstance(action, act.Pung):
@@ -223,18 +223,24 @@ class Table(DealMixin):
         self._after_draw(hand, seat, tile, kong=after_kong, live_before=live_before)
         self._check_copies(hand, (tile,))
 
-    def _discard(self, seat: int, tile: Tile, seen_at: tuple[int | None, int | None]) -> None:
+    def _discard(
+        self, seat: int, tile: Tile | None, seen_at: tuple[int | None, int | None], inferred: bool
+    ) -> None:
         hand = self._live_hand(seat)
         if hand is None:
             return
         if hand.turn != seat:  # in turn but before drawing: the size check calls it xianggong
             due = f"seat {hand.turn} to {hand.phase.value}"
-            self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {tile} while it is {due}")
+            what = tile or "an unseen tile"
+            self._violate(ViolationKind.OUT_OF_TURN, seat, f"discarded {what} while it is {due}")
         self._missed_self_win(hand, seat)
         self._check_tail_pick(hand, None)
         self._close_offer(hand)
         state = hand.seats[seat]
         self._check_size(hand, seat, 14)
+        if tile is None:
+            self._unseen_discard(hand, seat)
+            return
         newly_seen = state.known[tile] == 0  # a known tile was counted when it was seen
         if not state.take(tile):
             self._violate(
@@ -253,14 +259,29 @@ class Table(DealMixin):
         hand.discard_after_kong = hand.kong_replacement_drawn and hand.turn == seat
         hand.turn, hand.phase = (seat + 1) % 4, Phase.DRAW
         hand.turn_began_with_claim = hand.kong_replacement_drawn = False
+        at, bottom = {"row": row, "col": col}, hand.river_bottom
         self._emit(
-            TileDiscarded, seat=seat, tile=tile, row=row, col=col, river_bottom=hand.river_bottom
+            TileDiscarded, seat=seat, tile=tile, **at, river_bottom=bottom, inferred=inferred
         )
         hand.rules_memory.on_discard(seat, tile)
         self._open_offer(hand, seat, tile, robbing=False)
         self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
         if newly_seen:
             self._check_copies(hand, (tile,))
+
+    def _unseen_discard(self, hand: HandState, seat: int) -> None:
+        """A discard no camera read (the next seat played): one of the seat's tiles leaves its
+        hand and the turn passes; no tile joins its river and none can be claimed."""
+        if not hand.seats[seat].take_unknown_or_any(None):
+            self._violate(ViolationKind.TILE_NOT_IN_HAND, seat, "discarded an unseen tile")
+        row, col = divmod(len(hand.seats[seat].river), RIVER_ROW)
+        hand.live_discard = hand.claim = hand.pending_kong = hand.draw_after_discard = None
+        hand.turn, hand.phase, hand.discard_after_kong = (seat + 1) % 4, Phase.DRAW, False
+        hand.turn_began_with_claim = hand.kong_replacement_drawn = False
+        hand.river_bottom = bottom = self.wall.live_left == 0
+        at = {"row": row, "col": col}
+        self._emit(TileDiscarded, seat=seat, tile=None, **at, river_bottom=bottom, inferred=True)
+        self._overtimes(hand, self.timer.discarded(seat, self._action_at()))
 
     def _action_at(self) -> float | None:
         return self._action.at if self._action is not None else None

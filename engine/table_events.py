@@ -53,12 +53,18 @@ class TileDrawn(TableEvent):
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class TileDiscarded(TableEvent):
+    """A discard; ``inferred``: no camera read it, the next state shows it; ``tile`` null: unseen.
+
+    A discard is inferred from a claim of it or from the next seat playing; one whose tile was
+    never seen is not in the river (it cannot be claimed)."""
+
     type: ClassVar[str] = "tile_discarded"
     seat: int
-    tile: Tile
+    tile: Tile | None
     row: int
     col: int
     river_bottom: bool = False
+    inferred: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

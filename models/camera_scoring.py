@@ -3,10 +3,10 @@
 Each simulated hand is played on a truth table (the simulator's procedure, every tile known)
 and rendered; at its end the winner lays its hand face up (a discard won on leaves its river).
 Everything the reader published for the hand goes through :class:`vision.engine_bridge.ActionBridge`
-into a camera-only table (procedure ``log``, the same rules), which never sees a draw or a
-concealed tile. Its win is compared with the truth's: the winner, self-drawn or whose discard,
-the fans, the total and the four score changes. Every violation the camera-only table raises is
-a false alert (the simulator plays only legal hands).
+into a camera-only table (the truth's procedure and dice, the same rules), which never sees a
+draw or a concealed tile. Its win is compared with the truth's: the winner, self-drawn or whose
+discard, the fans, the total and the four score changes. Every violation the camera-only table
+raises is a false alert (the simulator plays only legal hands).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from engine import actions as act
 from engine.events import to_dict
 from engine.notation import parse_hand
 from engine.procedures import find_procedure
@@ -22,7 +23,7 @@ from engine.tiles import Wind
 from tilesight.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
-from vision.layout import TableSpec, layout
+from vision.layout import RIVER_COLUMNS, TableSpec, layout
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -96,14 +97,22 @@ def win_summary(events: Iterable[Event]) -> dict[str, object] | None:
 
 
 def camera_table(
-    rules: str, dealer: int, reader_events: Iterable[Event], prevalent: Wind | None = None
+    rules: str,
+    dealer: int,
+    reader_events: Iterable[Event],
+    prevalent: Wind | None = None,
+    *,
+    procedure: str = "log",
+    dice: tuple[int, ...] = (),
 ) -> tuple[Table, list]:
-    """The reader's events of one hand through the bridge into a fresh camera-only table;
+    """The reader's events of one hand through the bridge into a fresh camera-only table
+    under ``procedure`` (its wall broken by ``dice``, as the shuffling table rolled them);
     ``prevalent``: the round's wind (a service's table keeps it from hand to hand)."""
-    table = Table("log", rules=rules)
-    bridge = ActionBridge()
+    table = Table(procedure, rules=rules)
+    bridge = ActionBridge(procedure)
     out = []
     start, *deals = bridge.start(dealer=dealer)
+    start = replace(start, dice=dice)
     if prevalent is not None:
         start = replace(start, prevalent_wind=prevalent)
     for action in (start, *deals):
@@ -115,12 +124,23 @@ def camera_table(
 
 
 def score_hand(
-    number: int, rules: str, dealer: int, truth_events: Iterable[Event], reader_events: list
+    number: int,
+    rules: str,
+    dealer: int,
+    truth_events: Iterable[Event],
+    reader_events: list,
+    *,
+    procedure: str = "log",
 ) -> ScoredHand:
+    """One hand's win from the camera (a table under ``procedure``, the truth's dice) beside
+    the truth's."""
     truth_events = list(truth_events)
     started = next((e for e in truth_events if e["type"] == "hand_started"), None)
     prevalent = Wind(int(str(started["prevalent_wind"]))) if started is not None else None
-    table, events = camera_table(rules, dealer, reader_events, prevalent)
+    dice = tuple(int(d) for d in started["dice"]) if started is not None else ()  # type: ignore[union-attr]
+    table, events = camera_table(
+        rules, dealer, reader_events, prevalent, procedure=procedure, dice=dice
+    )
     alerts = [f"{v.kind.value} (seat {v.seat}): {v.detail}" for v in table.violations]
     return ScoredHand(number, win_summary(truth_events), win_summary(events), alerts)
 
@@ -139,11 +159,20 @@ def truth_table(procedure: str) -> tuple[Table, str, bool]:
 
 
 def exact_scored_hands(
-    seed: int, hands: int, frames: int = 4, procedure: str = "wsom"
+    seed: int,
+    hands: int,
+    frames: int = 4,
+    procedure: str = "wsom",
+    *,
+    camera_procedure: str | None = None,
+    hide: int | None = None,
 ) -> list[ScoredHand]:
     """The simulator's hands laid out as exact detections (every tile where it lies, no model),
-    ``frames`` frames per visible change, read, bridged and scored: the reader's, the bridge's
-    and the engine's share of camera scoring, apart from what the detector sees."""
+    ``frames`` frames per visible change, read, bridged and scored on a camera-only table under
+    ``camera_procedure`` (default: the truth's ``procedure``, as a venue configures it): the
+    reader's, the bridge's and the engine's share of camera scoring, apart from the detector.
+    ``hide``: in each hand the camera never reads that discard (counted from 0; the first
+    from there that the next seat's draw follows, so not one claimed or won on)."""
     from tilesight.pipeline import demo_hands
 
     truth, rules, apart = truth_table(procedure)
@@ -153,25 +182,52 @@ def exact_scored_hands(
         reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
         truth_events: list[dict[str, object]] = []
         events: list[dict[str, object]] = []
-        for action in hand.actions:
+        hidden: set[tuple[int, int]] = set()
+        for index, action in enumerate(hand.actions):
             applied = [to_dict(e) for e in truth.apply(action)]
             truth_events += applied
             win = next((e for e in applied if e["type"] == "win_declared"), None)
             if win is not None:
                 table.reveal_win(*laid_down(win, apart))
-                events += exact_frames(reader, table.spec, frames)
+                events += exact_frames(reader, table.spec, frames, frozenset(hidden))
+            if hide is not None and not hidden and _unclaimed(hand.actions, index, hide):
+                seat = int(getattr(action, "seat", 0))
+                hidden.add((seat, len(table.spec.rivers[seat])))
             if table.apply(action):
-                events += exact_frames(reader, table.spec, frames)
-        events += exact_frames(reader, table.spec, reader.self_draw_frames + 10)
-        out.append(score_hand(hand.number, rules, hand.dealer, truth_events, events))
+                events += exact_frames(reader, table.spec, frames, frozenset(hidden))
+        final = reader.self_draw_frames + 10
+        events += exact_frames(reader, table.spec, final, frozenset(hidden))
+        camera = camera_procedure or procedure
+        out.append(
+            score_hand(hand.number, rules, hand.dealer, truth_events, events, procedure=camera)
+        )
     return out
 
 
-def exact_frames(reader: TableReader, spec: TableSpec, frames: int) -> list[dict[str, object]]:
+def _unclaimed(actions: tuple[act.Action, ...], index: int, skip: int) -> bool:
+    """``actions[index]`` is a discard, at least the ``skip``-th of the hand, that the next
+    seat's draw follows (not claimed, not won on)."""
+    action, after = actions[index], actions[index + 1 : index + 2]
+    if not isinstance(action, act.Discard) or not after or not isinstance(after[0], act.Draw):
+        return False
+    return sum(isinstance(a, act.Discard) for a in actions[:index]) >= skip
+
+
+def exact_frames(
+    reader: TableReader,
+    spec: TableSpec,
+    frames: int,
+    hidden: frozenset[tuple[int, int]] = frozenset(),
+) -> list[dict[str, object]]:
     """``frames`` frames of ``spec`` read as exact detections: every tile where it lies, and
-    an exact felt oracle (bare felt wherever no tile lies)."""
+    an exact felt oracle (bare felt wherever no tile lies). ``hidden``: river places (seat,
+    index) whose tile the camera never reads (no detection, and no felt shows there)."""
     spots = layout(spec)
-    seen = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in spots]
+    seen = [
+        TableDetection(s.name, *s.centre, sideways=s.sideways)
+        for s in spots
+        if s.slot is None or (s.seat, s.slot[0] * RIVER_COLUMNS + s.slot[1]) not in hidden
+    ]
     occupied = [s.centre for s in spots]
 
     def empty_at(x: float, y: float) -> bool:

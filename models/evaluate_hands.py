@@ -52,7 +52,11 @@ def engine_hands(
                 check.reveal_win(*laid_down(win, apart))
             check.observe(action)
         check.finish_hand()
-        scored.append(score_hand(hand.number, rules, hand.dealer, truth_events, check.events))
+        scored.append(
+            score_hand(
+                hand.number, rules, hand.dealer, truth_events, check.events, procedure=procedure
+            )
+        )
     per_hand = [
         {k: v for k, v in asdict(h).items() if k not in ("seconds", "render_seconds")}
         for h in check.hands

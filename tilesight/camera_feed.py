@@ -27,7 +27,8 @@ class CameraFeed:
 
     The camera sees discards, melds and revealed hands, not draws or concealed tiles, so the
     engine runs in partial-information mode (``vision.engine_bridge``). A new hand starts when
-    the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table.
+    the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table; a
+    restarted process carries on the hand its journal holds (:meth:`resume`).
     ``calibration``: as checked at start (:func:`tilesight.camera_check.load_calibration`);
     None loads it in the worker. Each camera's first frame is checked against it.
     """
@@ -40,15 +41,24 @@ class CameraFeed:
         self.config = config
         self.service = service
         self.calibration = calibration
-        self.actions = ActionBridge()
+        self.actions = ActionBridge(config.procedure)
         self.frames = 0
 
     def new_hand(self, dice: tuple[int, ...]) -> None:
+        """Start the hand the cameras follow (the hand before ends as a washout when its wall
+        is spent: no camera sees one)."""
+        for action in self.actions.close(self.service.engine.snapshot()):
+            self.service.apply(action)
         dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
         start, *deals = self.actions.start(dealer=dealer)
         assert isinstance(start, act.HandStart)
         for action in (replace(start, dice=dice), *deals):
             self.service.apply(action)
+
+    def resume(self) -> bool:
+        """Carry on the hand the engine holds (rebuilt from the journal after a restart); False
+        when no hand is in play. Each camera's reader starts from it too (:meth:`worker`)."""
+        return self.actions.resume(self.service.engine.snapshot())
 
     def worker(self, camera: CameraConfig) -> Work:
         def work(stop: threading.Event) -> None:
@@ -56,6 +66,7 @@ class CameraFeed:
             from tilesight.camera_check import check_first_frame, load_calibration  # noqa: PLC0415
             from vision.capture import Source, frames  # noqa: PLC0415
             from vision.reader import TableReader  # noqa: PLC0415
+            from vision.resume import prime_reader  # noqa: PLC0415
             from vision.stabiliser import Stabiliser  # noqa: PLC0415
 
             calibration = self.calibration or load_calibration(self.config)
@@ -65,6 +76,9 @@ class CameraFeed:
                 Stabiliser(confirm_frames=self.config.detector.stable_frames),
                 **hold_frames_for(camera.fps),
             )
+            # what the engine holds was reported already: a reopened stream or a restarted
+            # process sees the same tiles, not new discards
+            prime_reader(reader, self.service.engine.snapshot())
             period = 1.0 / camera.fps
             next_due = 0.0
             for number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):

@@ -19,13 +19,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from engine.actions import HandStart
-from engine.events import Event, to_dict
+from engine.events import Event
 from engine.procedures import find_procedure
 from tilesight.broker import choose_broker
 from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
+from tilesight.demo_text import describe, print_progress, print_summary
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, demo_hands, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
@@ -33,6 +34,8 @@ from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
 from tilesight.table_bridge import TableBridge, emulated_table
 from tilesight.topics import TableTopics
+
+__all__ = ["DemoOptions", "DemoSummary", "describe", "print_progress", "print_summary", "run_demo"]
 
 if TYPE_CHECKING:
     from tilesight.perception_demo import HandPerception, PerceptionCheck
@@ -57,6 +60,7 @@ class DemoOptions:
     broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
     vision: bool = False  # also read rendered frames through the detector (perception_demo)
     vision_frames_per_action: int = 4
+    camera_only: bool = False  # the engine fed only by what the camera path reads (camera_demo)
 
 
 @dataclass
@@ -75,6 +79,7 @@ class DemoSummary:
     started: float = 0.0
     standings: str = ""
     perception: list[HandPerception] = field(default_factory=list)
+    wins: list[str] = field(default_factory=list)  # camera-only: each hand's win against the truth
 
 
 def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
@@ -170,6 +175,11 @@ def _play(
     out: TextIO,
 ) -> None:
     check = _perception_check(options, out)
+    if options.camera_only and check is not None:
+        from tilesight.camera_demo import play_camera_only  # noqa: PLC0415 - heavy, opt-in
+
+        play_camera_only(service, bridge, check, options=options, summary=summary, out=out)
+        return
     for hand in demo_hands(options.procedure, options.seed, options.hands):
         if check is not None:
             check.start_hand(hand.number)
@@ -191,26 +201,22 @@ def _play(
         if check is not None:
             summary.perception.append(check.finish_hand())
         summary.hands += 1
-        done = summary.hands * 20 // options.hands
-        print(
-            f"[{'#' * done}{'.' * (20 - done)}] {summary.hands}/{options.hands} hands, "
-            f"{summary.events} events, {time.monotonic() - summary.started:.1f} s",
-            file=out,
-            flush=True,
-        )
+        print_progress(summary, options.hands, summary.started, out)
 
 
 def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | None:
-    if not options.vision:
+    if not (options.vision or options.camera_only):
         return None
     from tilesight.perception_demo import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
 
-    # the last table of a hand stays in view a second (10 frames) while the win is scored
+    # the last table of a hand stays in view a second (10 frames) while the win is scored;
+    # camera-only, three: a whole hand laid beside a discard of a kind it holds waits two
+    # seconds (the reader's self_draw_frames) to tell a self-drawn win from one on the discard
     return PerceptionCheck(
         options.vision_frames_per_action,
         options.seed,
         out,
-        final_frames=10,
+        final_frames=30 if options.camera_only else 10,
         face_down_kongs=options.procedure == "national",  # its kongs lie face down
     )
 
@@ -233,68 +239,3 @@ def _collect(consumer: ScoreConsumer, summary: DemoSummary) -> None:
 def _totals(summary: DemoSummary, outbox: Outbox, store: ScoreStore, tournament: str) -> None:
     summary.stored = outbox.counts()[0]
     summary.standings = format_standings(store.standings(tournament))
-
-
-SEATS = "ESWN"  # seat letters by absolute seat index in the live log
-
-
-def describe(event: Event) -> str:
-    """One readable line for the live log."""
-    data: dict[str, Any] = to_dict(event)
-    seat = data.get("seat")
-    who = f"seat {seat}" if isinstance(seat, int) else "table"
-    head = f"#{event.seq:<4} {event.table} {who:<6}"
-    kind = event.type
-    if kind == "tile_drawn":
-        left = data.get("live_left")
-        return f"{head} draws{' a replacement' if data.get('replacement') else ''}" + (
-            f"  (wall: {left} live tiles left)" if left is not None else ""
-        )
-    if kind == "tile_discarded":
-        return f"{head} discards {data['tile']}  (river row {data['row']}, col {data['col']})"
-    if kind in ("meld_claimed", "kong_declared", "kong_shown"):
-        meld = data["meld"] if data.get("meld") is not None else "face down"
-        return f"{head} {kind.replace('_', ' ')} {meld}"
-    if kind == "flower_replaced":
-        return f"{head} sets aside flower {data['flower']}"
-    if kind in ("win_declared", "win_scored"):
-        score = data.get("score")
-        if score is None:  # a kong still face down: scored (win_scored) once it is shown
-            return f"{head} WINS on {data.get('win_tile')}: unscored until its kong is shown"
-        fans = ", ".join(
-            f"{f.get('name', f.get('id', '?'))} {f.get('points', '')}" for f in score["fans"]
-        )
-        how = f"WINS on {data.get('win_tile')}" if kind == "win_declared" else "win scored"
-        if data.get("win_tile_inferred"):
-            how += " (self-drawn, winning tile not seen)"
-        return f"{head} {how}: {score.get('total', '?')} points ({fans})"
-    if kind == "hand_ended":
-        return f"{head} hand {data['hand_number']} ends ({data['result']}); deltas {data['deltas']}"
-    if kind == "violation":
-        return f"{head} VIOLATION {data['kind']}: {data['detail']}"
-    if kind == "tiles_dealt":
-        return f"{head} dealt {data['count']} tiles"
-    if kind == "hand_started":
-        return f"{head} hand {data['hand_number']} starts, dealer seat {data['dealer']}"
-    return f"{head} {kind}"
-
-
-def print_summary(summary: DemoSummary, options: DemoOptions, out: TextIO) -> None:
-    lines = [
-        "",
-        f"── summary ── {summary.hands} hands in {summary.seconds:.1f} s",
-        f"events published this run: {summary.events} (outbox holds {summary.stored}, "
-        f"{summary.unsent} unacknowledged), {summary.violations} rule violations",
-    ]
-    if options.consumer:
-        lines.append(
-            f"score capture: {summary.received} received, {summary.duplicates} duplicates "
-            f"ignored, {summary.resyncs} resync requests, "
-            f"{'complete' if summary.caught_up else 'INCOMPLETE'}"
-        )
-        lines += ["standings:", summary.standings]
-    if summary.perception:
-        from tilesight.perception_demo import total_line  # noqa: PLC0415 - heavy, opt-in
-
-        lines.append(total_line(summary.perception))
-    print("\n".join(lines), file=out, flush=True)

@@ -77,6 +77,10 @@ class TableLink:
         self._early_acks: dict[int, float] = {}
         self._retained: dict[str, str] = {}  # latest retained payload per topic
         self._retain_lock = threading.Lock()
+        # orders a row's first publication against the replay of unsent rows at connect: a row
+        # stored while the link came up was published by both (the same event twice on MQTT)
+        self._publish_lock = threading.RLock()
+        self._handed: set[int] = set()  # rowids given to the client by this process
         self.acked = 0
         self.connects = 0
         self._stopping = False
@@ -130,15 +134,23 @@ class TableLink:
 
     # outgoing ------------------------------------------------------------------------------
     def publish_row(self, row: OutboxRow, *, replay: bool = False) -> None:
-        public = not self.topics.is_private(row.topic)
-        if self._delayed is not None and not replay and public:  # delayed/ is for viewers
-            self._delayed.add(self.topics.delayed(row.topic), row.payload, retain=False)
-        info = self._client.publish(row.topic, row.payload, qos=1, retain=False)
-        with self._lock:
-            if self._early_acks.pop(info.mid, None) is not None:
-                self._acked(row.rowid)
-            else:
-                self._inflight[info.mid] = row.rowid
+        """Publish a stored event; ``replay``: again (at connect, an unsent row), else its
+        first publication, skipped when the connect's replay already published it."""
+        with self._publish_lock:
+            if row.rowid in self._handed and not replay:
+                return
+            if len(self._handed) > 4096:  # only the latest rows can race a connect
+                self._handed = {r for r in self._handed if r > row.rowid - 1024}
+            self._handed.add(row.rowid)
+            public = not self.topics.is_private(row.topic)
+            if self._delayed is not None and not replay and public:  # delayed/ is for viewers
+                self._delayed.add(self.topics.delayed(row.topic), row.payload, retain=False)
+            info = self._client.publish(row.topic, row.payload, qos=1, retain=False)
+            with self._lock:
+                if self._early_acks.pop(info.mid, None) is not None:
+                    self._acked(row.rowid)
+                else:
+                    self._inflight[info.mid] = row.rowid
 
     def publish_state(self, state: dict[str, Any]) -> None:
         """The retained public snapshot. Only the latest matters, so while the broker is away
@@ -220,11 +232,12 @@ class TableLink:
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=0, retain=True)
             self.connected.set()
-        with self._lock:
-            pending = set(self._inflight.values())
-        for row in self.outbox.unsent():
-            if row.rowid not in pending:
-                self.publish_row(row, replay=True)
+        with self._publish_lock:
+            with self._lock:
+                pending = set(self._inflight.values())
+            for row in self.outbox.unsent():
+                if row.rowid not in pending:
+                    self.publish_row(row, replay=True)
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: ReasonCode, _p: Any) -> None:
         if self.connected.is_set() and not self._stopping:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -136,6 +137,9 @@ class PerceptionCheck:
         self.faces = {name: [image] for name, image in load_faces().items()}
         self.detector = Detector()
         self.hands: list[HandPerception] = []
+        #: Called with each frame's reader events as they are read (``--camera-only``: the
+        #: engine is fed from them).
+        self.on_events: Callable[[list[dict[str, object]]], None] | None = None
 
     def start_hand(self, number: int) -> None:
         self.number = number
@@ -154,12 +158,19 @@ class PerceptionCheck:
             self._look(self.frames_per_action, self.arm_frames)
 
     def reveal_win(
-        self, seat: int, tiles: list[str], discarder: int | None, apart: str | None = None
+        self,
+        seat: int,
+        tiles: list[str],
+        discarder: int | None,
+        apart: str | None = None,
+        *,
+        show_kongs: bool = False,
     ) -> None:
         """The winner lays its concealed tiles face up, the winning tile among them (``apart``
-        from the rest: see :meth:`VisibleTable.reveal_win`); a discard won on is taken from its
-        river at the same time. Rendered and read."""
-        self.table.reveal_win(seat, tiles, discarder, apart)
+        from the rest, its face-down kongs turned up with ``show_kongs``: see
+        :meth:`VisibleTable.reveal_win`); a discard won on is taken from its river at the same
+        time. Rendered and read."""
+        self.table.reveal_win(seat, tiles, discarder, apart, show_kongs=show_kongs)
         self._look(self.frames_per_action, self.arm_frames)
 
     def finish_hand(self) -> HandPerception:
@@ -197,6 +208,8 @@ class PerceptionCheck:
             self.read += [_key(e) for e in events if e["type"] in _COMPARED]
             self.seconds += time.monotonic() - started
             self.frames += 1
+            if events and self.on_events is not None:
+                self.on_events(events)
 
 
 def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
@@ -217,12 +230,17 @@ def _key(event: dict[str, object]) -> Key:
     return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
 
 
-def total_line(hands: list[HandPerception]) -> str:
+def total_line(hands: list[HandPerception], camera_only: bool = False) -> str:
     """The summary's perception line over every hand."""
     seen, expected = sum(h.seen for h in hands), sum(h.expected for h in hands)
     frames, seconds = sum(h.frames for h in hands), sum(h.seconds for h in hands)
+    how = (
+        "the engine used only what the camera read"
+        if camera_only
+        else "warnings only, the engine used the simulator's actions"
+    )
     return (
-        f"perception (warnings only, the engine used the simulator's actions): {seen}/{expected} "
+        f"perception ({how}): {seen}/{expected} "
         f"events seen, {sum(h.missed for h in hands)} missed, "
         f"{sum(h.wrong_tile for h in hands)} wrong tile, {sum(h.invented for h in hands)} "
         f"invented, {sum(h.wrong_order for h in hands)} out of order, "

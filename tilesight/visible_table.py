@@ -25,6 +25,7 @@ class VisibleTable:
         self.spec = TableSpec()
         self.truth: list[Key] = []
         self.last_discard: tuple[int, str] | None = None
+        self.down: list[list[tuple[MeldSpec, str]]] = [[] for _ in range(4)]  # face-down kongs
 
     def apply(self, action: act.Action) -> bool:
         """Lay out one action; True when the table a camera sees changed."""
@@ -53,6 +54,8 @@ class VisibleTable:
             down = self.face_down_kongs or action.tile is None
             names = ["back"] * 4 if down else ["back", tile, tile, "back"]
             spec.melds[action.seat].append(MeldSpec(names, -1))
+            if down and action.tile is not None:
+                self.down[action.seat].append((spec.melds[action.seat][-1], tile))
             spec.concealed[action.seat] = max(spec.concealed[action.seat] - 3, 0)
             kind = "face_down_kong" if down else "concealed_kong"
             self.truth.append((kind, action.seat, "?" if down else tile, ""))
@@ -60,11 +63,20 @@ class VisibleTable:
         return False  # draws, wins: nothing the reader compares
 
     def reveal_win(
-        self, seat: int, tiles: list[str], discarder: int | None, apart: str | None = None
+        self,
+        seat: int,
+        tiles: list[str],
+        discarder: int | None,
+        apart: str | None = None,
+        *,
+        show_kongs: bool = False,
     ) -> None:
         """The winner lays its concealed tiles face up, the winning tile among them; a discard
         won on (``discarder``) is taken from its river at the same time. ``apart``: the
-        winning tile (one of ``tiles``) laid apart at the hand's right (a self-drawn tile, 单摆)."""
+        winning tile (one of ``tiles``) laid apart at the hand's right (a self-drawn tile, 单摆);
+        ``show_kongs``: its kongs laid face down are turned face up, as the rules ask."""
+        for meld, tile in self.down[seat] if show_kongs else []:
+            meld.names[:] = [tile] * 4
         if discarder is not None and self.spec.rivers[discarder]:
             self.spec.rivers[discarder].pop()
         hand = list(tiles)

@@ -20,16 +20,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 from engine import actions as act
 from engine.notation import Hand
-from engine.tiles import Tile
+from engine.procedures import Procedure, find_procedure
+from engine.tiles import MeldKind, Tile
+from vision.resume import live_hand, seen_state
 
 
 class ActionBridge:
-    """Feed :meth:`actions` the dicts :class:`vision.reader.TableReader` returns, in order."""
+    """Feed :meth:`actions` the dicts :class:`vision.reader.TableReader` returns, in order.
 
-    def __init__(self) -> None:
+    ``procedure``: the table's (a name or a :class:`Procedure`). Where it models the wall the
+    dealer is dealt 14 and its first discard needs no draw; under ``log`` every seat gets 13
+    and the dealer an unseen draw.
+    """
+
+    def __init__(self, procedure: str | Procedure = "log") -> None:
+        found = find_procedure(procedure) if isinstance(procedure, str) else procedure
+        self.procedure = found
         self._reset()
 
     def _reset(self, dealer: int = 0) -> None:
@@ -49,19 +59,54 @@ class ActionBridge:
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         self._reset(dealer)
-        deals: list[act.Action] = [act.Deal(seat=seat, count=13) for seat in range(4)]
+        whole = self.procedure.has_wall_model  # the dealer's fourteenth tile is dealt
+        if whole:
+            self._drawn.add(dealer)
+        counts = [14 if whole and seat == dealer else 13 for seat in range(4)]
+        deals: list[act.Action] = [act.Deal(seat=seat, count=counts[seat]) for seat in range(4)]
         return [act.HandStart(dealer=dealer), *deals]
+
+    def resume(self, snapshot: Mapping[str, Any]) -> bool:
+        """Carry on the engine's live hand (``snapshot``, public; a restart mid-hand): whose
+        turn it is and whether it began, the last discard, each seat's exposed pungs and
+        kongs. False, and nothing changed, when no hand is in play."""
+        if not live_hand(snapshot):
+            return False
+        seen = seen_state(snapshot)
+        self._reset(int(snapshot["hand"]["dealer"]))
+        self._turn, self._last_discard = seen.turn, seen.live_discard
+        if seen.begun:
+            self._drawn.add(seen.turn)
+        for seat, melds in enumerate(seen.melds):
+            self._pungs[seat] = [m.first for m in melds if m.kind is MeldKind.PUNG]
+            self._kongs[seat] = [m.first for m in melds if m.kind is MeldKind.CONCEALED_KONG]
+            self._face_down[seat] = seen.observation.seats[seat].face_down_kongs
+        return True
+
+    @staticmethod
+    def close(snapshot: Mapping[str, Any]) -> list[act.Action]:
+        """What ends the hand a camera followed, from the engine's public ``snapshot``, before
+        the next hand starts: a washout when no one won and its wall is spent (a camera sees
+        no washout; the wall's count, kept from every inferred draw, shows it). Otherwise
+        nothing: a hand still live when the next starts is abandoned, as the engine records."""
+        hand = snapshot.get("hand")
+        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
+            return []
+        wall = hand.get("wall")
+        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
+        return [act.Washout()] if spent and not hand.get("winners") else []
 
     def actions(self, event: Mapping[str, object]) -> list[act.Action]:
         seat = int(str(event.get("seat", -1)))
         kind = event.get("type")
         if kind == "discard":
             tile = Tile.parse(str(event["tile"]))
-            out = self._own_draw(seat)
+            out = [*self._missed_turns(seat), *self._own_draw(seat)]
             self._last_discard = (seat, tile)
             self._kong_added_since = False
             self._turn = (seat + 1) % 4
-            return [*out, act.Discard(seat=seat, tile=tile)]
+            inferred = event.get("inferred") is True  # a claim showed it, not the river
+            return [*out, act.Discard(seat=seat, tile=tile, inferred=inferred)]
         if kind == "flower":
             return self._flower(seat, Tile.parse(str(event["tile"])))
         if kind == "meld":
@@ -69,10 +114,12 @@ class ActionBridge:
         if kind == "concealed_kong":
             tile = Tile.parse(str(event["tile"]))
             self._kongs.setdefault(seat, []).append(tile)
-            return [*self._own_draw(seat), act.ConcealedKong(seat=seat, tile=tile)]
+            own = [*self._missed_turns(seat), *self._own_draw(seat)]
+            return [*own, act.ConcealedKong(seat=seat, tile=tile)]
         if kind == "face_down_kong":
             self._face_down[seat] += 1
-            return [*self._own_draw(seat), act.ConcealedKong(seat=seat)]
+            own = [*self._missed_turns(seat), *self._own_draw(seat)]
+            return [*own, act.ConcealedKong(seat=seat)]
         if kind == "hand_revealed":
             revealed = [Tile.parse(str(t)) for t in _strings(event["tiles"])]
             still_down = int(str(event.get("face_down_kongs", 0)))
@@ -111,12 +158,12 @@ class ActionBridge:
         return not taken and not self._kong_added_since
 
     def _winning_draw(self, seat: int) -> list[act.Action]:
-        """The unseen draw a self-drawn win was made on, once: a hand declared again (first
-        read with a tile wrong or short) was drawn for already."""
+        """The unseen draw a self-drawn win was made on, once (a hand declared again, first
+        read with a tile wrong or short, was drawn for already); discards missed before it."""
         if seat in self._drew_to_win:
             return []
         self._drew_to_win.add(seat)
-        return self._own_draw(seat)
+        return [*self._missed_turns(seat), *self._own_draw(seat)]
 
     def _self_drawn_win(self, seat: int, whole: list[Tile], apart: object) -> act.Action:
         """The whole hand declared, won on the tile laid ``apart`` when there is one; else the
@@ -156,6 +203,21 @@ class ActionBridge:
         self._drawn.discard(seat)
         return out
 
+    def _missed_turns(self, seat: int) -> list[act.Action]:
+        """Discards the camera never read: ``seat`` plays in its own turn while one or two seats
+        before it are still due, so each of them drew (unless it had claimed) and discarded a
+        tile no one saw (``inferred``). A seat three ahead (the last discarder again) is left
+        to the engine: no camera misses three discards in a row."""
+        skipped = (seat - self._turn) % 4
+        if skipped not in (1, 2):
+            return []
+        out: list[act.Action] = []
+        for missed in (self._turn + k for k in range(skipped)):
+            due = missed % 4
+            out += [*self._own_draw(due), act.Discard(seat=due, tile=None, inferred=True)]
+        self._turn, self._last_discard = seat, None
+        return out
+
     def _flower(self, seat: int, tile: Tile) -> list[act.Action]:
         """A flower shown and replaced from the back; in the seat's turn, after its draw."""
         out: list[act.Action] = []
@@ -184,6 +246,13 @@ class ActionBridge:
     def _meld(self, seat: int, event: Mapping[str, object]) -> list[act.Action]:
         claimed = Tile.parse(str(event["claimed"]))
         tiles = tuple(Tile.parse(t) for t in _strings(event["tiles"]))
+        pungs = self._pungs.get(seat, [])
+        if event.get("kind") == "kong" and claimed in pungs:  # its own pung grown in its turn
+            pungs.remove(claimed)
+            self._kong_added_since = True
+            own = [*self._missed_turns(seat), *self._own_draw(seat)]
+            self._turn = seat
+            return [*own, act.AddedKong(seat=seat, tile=claimed)]
         self._turn = seat
         if event.get("kind") == "chow":
             self._claimed.add(seat)
@@ -193,11 +262,6 @@ class ActionBridge:
             self._pungs.setdefault(seat, []).append(claimed)
             return [act.Pung(seat=seat, tile=claimed)]
         if event.get("kind") == "kong":
-            pungs = self._pungs.get(seat, [])
-            if claimed in pungs:  # the seat's own pung grown in its turn: an added kong
-                pungs.remove(claimed)
-                self._kong_added_since = True
-                return [*self._own_draw(seat), act.AddedKong(seat=seat, tile=claimed)]
             return [act.Kong(seat=seat, tile=claimed)]
         return []
 

@@ -96,9 +96,10 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
             ]
         else:
             revealed.extend(tiles)
-            loose.append(tiles)
             if len(whole) == 4 and upright and len(set(tiles)) == 1:
                 fours.append(tiles[0])
+            else:  # a kong turned up beside the hand is no group of it (nor a tile laid apart)
+                loose.append(tiles)
     sets = len(melds) + len(kongs) + face_down
     whole = 0 <= len(revealed) + 3 * sets - 14 <= len(fours)  # a four may be a kong: three
     apart = loose[-1][0] if whole and len(loose) > 1 and len(loose[-1]) == 1 else None

@@ -48,7 +48,7 @@ from vision.stabiliser import (
     TableObservation,
 )
 from vision.table_diff import diff, in_play_order, melds_in_flux
-from vision.turn_hold import TurnHold, next_to_play
+from vision.turn_hold import TurnHold, lapped_from, next_to_play
 from vision.zones import seat_of
 
 
@@ -125,6 +125,20 @@ class TableReader:
         self._expected: int | None = None  # the seat expected to discard next
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
 
+    def prime(
+        self, seen: TableObservation, expected: int | None, last: tuple[int, str] | None = None
+    ) -> None:
+        """Start from a table already reported (a restart mid-hand, :mod:`vision.resume`):
+        ``seen`` published and all it shows reported, ``expected`` the seat to play next,
+        ``last`` the last discard (seat, tile), still claimable."""
+        self.published = seen
+        self._as_reported = [s.river for s in seen.seats]
+        self._expected = expected
+        self.reported.prime(seen)
+        if last is not None:
+            index = len(seen.seats[last[0]].river) - 1
+            self._recent.append(_Discard(last[0], last[1], index=index))
+
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
         """Read one camera frame; returns the events it settles."""
         if self.detector is None:
@@ -156,8 +170,10 @@ class TableReader:
             self._candidate, self._candidate_age = observation, 1
         if self._candidate_age < self.settle_frames or observation == self.published:
             return []
-        last = self._recent[-1].seat if self._recent else None
         changes = diff(self.published, observation, self.frame, self._as_reported)
+        last = self._recent[-1].seat if self._recent else None
+        if self._expected is not None:  # after a claim, play goes on from the claimer
+            last = lapped_from(changes, self._expected)
         upgrades = {
             int(str(e["seat"]))
             for e in changes

@@ -25,6 +25,14 @@ class Reported:
         self.flowers: list[tuple[Tile, ...]] = [()] * 4
         self.flowers_read: list[tuple[Tile, ...]] = [()] * 4  # as read, before _spare_flower
 
+    def prime(self, seen: TableObservation) -> None:
+        """Take everything ``seen`` shows as reported (a reader starting mid-hand)."""
+        for seat, now in enumerate(seen.seats):
+            self.melds[seat] = [Counter(str(t) for t in m.tiles) for m in now.melds]
+            self.kongs[seat] = Counter(str(t) for t in now.concealed_kongs)
+            self.face_down[seat] = now.face_down_kongs
+            self.flowers[seat] = self.flowers_read[seat] = now.flowers
+
     def melds_shown(self, seat: int) -> int:
         """The melds the seat has shown: each reported once (an added kong is its pung grown)."""
         reported = self.melds[seat]

@@ -150,3 +150,20 @@ def test_the_final_table_stays_in_view_for_the_final_frames() -> None:
     check.observe(act.Discard(seat=0, tile=Tile.parse("5m")))
     assert check.frames == 2
     assert check.finish_hand().frames == 2 + 3
+
+
+@pytest.mark.slow
+def test_camera_only_demo_feeds_the_engine_from_the_frames_alone(tmp_path: Path) -> None:
+    """``--camera-only`` under national rules (144 tiles, flowers, the dealer dealt 14): the
+    engine gets only what the reader read, raises no alert, and scores the truth's win."""
+    out, rows = _demo(tmp_path / "camera", "--camera-only", "--procedure", "national")
+    assert "0 rule violations" in out, out
+    assert "camera-only wins: 1/1 hands as the truth scored them" in out, out
+    read = re.search(r"perception \(the engine used only what the camera read\): (\d+)/(\d+) "
+                     r"events seen, (\d+) missed, \d+ wrong tile, (\d+) invented", out)  # fmt: skip
+    assert read and read.group(1) == read.group(2) and read.group(3) == read.group(4) == "0", out
+    events = [json.loads(payload) for *_, payload in rows]
+    dealt = sorted(e["count"] for e in events if e["type"] == "tiles_dealt")
+    assert dealt == [13, 13, 13, 14]  # the dealer's fourteenth tile: no draw before its discard
+    assert not [e for e in events if e["type"] == "violation"]
+    assert [e["type"] for e in events].count("win_declared") == 1

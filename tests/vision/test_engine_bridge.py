@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import actions as act
 from engine.table import Table
 from models.camera_scoring import UNIT, exact_frames
 from models.handvideo import scripted_hand
@@ -127,3 +128,66 @@ def test_a_pung_grown_to_four_is_an_added_kong_in_its_own_turn() -> None:
     assert names[-4:] == ["Draw", "AddedKong", "Draw", "Discard"]  # the replacement draw
     (meld,) = table.snapshot()["hand"]["seats"][1]["melds"]
     assert meld["kind"] == "kong" and meld["from_seat"] == 0 and meld["meld"].count("E") == 4
+
+
+def _camera_hand(procedure: str, seed: int, hide: int | None = None) -> tuple[Table, list, list]:
+    """One simulated hand laid out exactly, read and bridged into a camera-only table under
+    ``procedure``; ``hide``: the n-th discard the camera never reads (one the next seat follows
+    with its own play, not claimed). Returns the table, its events and the truth's events."""
+    from dataclasses import replace
+
+    from engine.events import to_dict
+    from tilesight.pipeline import demo_hands
+    from tilesight.visible_table import VisibleTable
+
+    hand = next(iter(demo_hands(procedure, seed, 1)))
+    truth, camera = Table(procedure, rules="mcr"), Table(procedure, rules="mcr")
+    visible, bridge = VisibleTable(), ActionBridge(procedure)
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
+    start, *deals = bridge.start(dealer=hand.dealer)
+    assert isinstance(hand.actions[0], act.HandStart)
+    out = [e for a in (replace(start, dice=hand.actions[0].dice), *deals) for e in camera.apply(a)]
+    truth_events: list[dict[str, object]] = []
+    hidden: set[tuple[int, int]] = set()
+    discards = 0
+    for action, after in zip(hand.actions, [*hand.actions[1:], None], strict=True):
+        truth_events += [to_dict(e) for e in truth.apply(action)]
+        if isinstance(action, act.Discard) and isinstance(after, act.Draw) and discards == hide:
+            hidden.add((action.seat, len(visible.spec.rivers[action.seat])))
+        discards += isinstance(action, act.Discard)
+        if visible.apply(action):
+            for event in exact_frames(reader, visible.spec, 4, frozenset(hidden)):
+                for bridged in bridge.actions(event):
+                    out += camera.apply(bridged)
+    return camera, [to_dict(e) for e in out], truth_events
+
+
+def test_the_dealer_is_dealt_fourteen_under_wsom_and_national() -> None:
+    """Under a procedure with a wall the dealer's first discard follows its 14 dealt tiles:
+    no draw before it, and no out_of_turn or big_xianggong alert (both were raised at every
+    hand before the bridge knew the procedure)."""
+    for procedure in ("wsom", "national"):
+        camera, events, truth = _camera_hand(procedure, 3)
+        assert not camera.violations, (procedure, camera.violations)
+        dealt = [e["count"] for e in events if e["type"] == "tiles_dealt"]
+        assert sorted(dealt) == [13, 13, 13, 14], dealt
+        first = next(i for i, e in enumerate(events) if e["type"] == "tile_discarded")
+        assert not any(e["type"] == "tile_drawn" and not e["replacement"] for e in events[:first])
+        seen = [(e["seat"], e["tile"]) for e in events if e["type"] == "tile_discarded"]
+        assert seen == [(e["seat"], e["tile"]) for e in truth if e["type"] == "tile_discarded"]
+        live = [e["live_left"] for e in events if e["type"] == "tile_drawn"]
+        assert live == [e["live_left"] for e in truth if e["type"] == "tile_drawn"]
+
+
+def test_a_discard_never_read_is_inferred_when_the_next_seat_plays() -> None:
+    """A discard the camera never reads: the next seat's discard shows the turn passed, so the
+    engine gets it as an ``inferred`` discard of an unseen tile; no out_of_turn alert."""
+    camera, events, truth = _camera_hand("wsom", 3, hide=5)
+    assert not camera.violations, camera.violations
+    discarded = [e for e in events if e["type"] == "tile_discarded"]
+    truths = [e for e in truth if e["type"] == "tile_discarded"]
+    (unseen,) = [e for e in discarded if e["tile"] is None]
+    assert unseen["inferred"] is True and unseen["seat"] == truths[5]["seat"]
+    assert len(discarded) == len(truths)
+    assert [e["seat"] for e in discarded] == [e["seat"] for e in truths]
+    assert not [e for e in discarded if e["inferred"] and e["tile"] is not None]

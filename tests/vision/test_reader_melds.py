@@ -302,6 +302,7 @@ def test_a_concealed_kong_turned_face_up_to_win_is_not_in_the_hand() -> None:
     from vision.engine_bridge import ActionBridge
 
     bridge = ActionBridge()
+    bridge.start(dealer=1)  # its kong is the hand's first play: no discard before it missed
     actions = bridge.actions({"type": "concealed_kong", "seat": 1, "tile": "5s"})
     assert [a.name for a in actions] == ["draw", "concealed_kong"]
     bridge.actions({"type": "discard", "seat": 1, "tile": "9m"})

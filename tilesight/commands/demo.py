@@ -49,6 +49,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="frames rendered after each visible action (default: 4, the stabiliser's minimum)",
     )
+    parser.add_argument(
+        "--camera-only",
+        action="store_true",
+        help="feed the engine only what the camera path reads from the rendered frames, as at "
+        "a table without a shuffling table (the simulator keeps the truth for comparison); "
+        "the summary gives rule violations, perception against the truth and each win",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -65,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"--broker {args.broker} starts a broker; it cannot be combined with --mqtt")
     if args.pace < 0:
         raise CliError(f"--pace must be >= 0, got {args.pace}")
+    if args.camera_only and not args.vision:
+        raise CliError("--camera-only reads the rendered frames: it cannot go with --no-vision")
     if args.vision_frames_per_action < 1:
         raise CliError(
             f"--vision-frames-per-action must be >= 1, got {args.vision_frames_per_action}"
@@ -86,6 +95,7 @@ def _run(args: argparse.Namespace) -> int:
         broker=args.broker,
         vision=args.vision,
         vision_frames_per_action=args.vision_frames_per_action,
+        camera_only=args.camera_only,
     )
     try:
         summary = run_demo(options, sys.stdout)

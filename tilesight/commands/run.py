@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tilesight.camera_feed import CameraFeed
     from tilesight.config import ServiceConfig
 
 
@@ -106,8 +107,8 @@ def run_table(config: ServiceConfig) -> int:
         config.mqtt.url.split("@")[-1],
     )
     service.start()
-    if feed is not None and not config.table_port.url:
-        feed.new_hand(())  # no shuffling table to roll: the cameras follow a hand from now
+    if feed is not None:
+        _follow_hand(feed, shuffling_table=bool(config.table_port.url))
     supervisor.start()
     code = 1
     try:
@@ -120,3 +121,16 @@ def run_table(config: ServiceConfig) -> int:
             log.info("stopped cleanly")
         else:
             log.error("stopped: %s", supervisor.failure or "an unexpected error")
+
+
+def _follow_hand(feed: CameraFeed, *, shuffling_table: bool) -> None:
+    """The hand the cameras follow: the journal's, when one was in play (a restart mid-hand
+    carries it on, reconciled with what the cameras now see); else, without a shuffling table
+    to roll the dice, a new hand from now."""
+    import logging
+
+    if feed.resume():
+        number = feed.service.engine.snapshot()["hand"]["number"]
+        logging.getLogger("tilesight.run").info("hand %s resumes", number)
+    elif not shuffling_table:
+        feed.new_hand(())

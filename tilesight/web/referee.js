@@ -207,6 +207,8 @@
     // a win beside a kong still face down is scored later, by win_scored, once the kong is shown
     if (event.type === "win_declared" && event.hand === null) what = `${what} unscored: a kong is face down`;
     if (event.type === "win_declared" && event.win_tile_inferred) what = `${what} (self-drawn; winning tile not seen)`;
+    // a camera-only table's discard the camera missed: shown by a claim, or by the next seat playing
+    if (event.type === "tile_discarded" && event.inferred) what = event.tile === null ? "a tile not seen (inferred)" : `${what} (inferred: not read)`;
     if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
     li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
     const correction = tableOf(selected).superseded.get(String(event.event_id));
@@ -222,7 +224,7 @@
         $("corr-seat").value = String(event.seat);
         $("corr-tile").value = "";
         $("corr-kind").value = "discard";
-        $("corr-reason").value = `seat ${event.seat} discarded ?, not ${event.tile}`;
+        $("corr-reason").value = `seat ${event.seat} discarded ?, not ${event.tile ?? "an unseen tile"}`;
         $("corr-tile").focus();
       });
       li.appendChild(fix);
