@@ -8,7 +8,9 @@ there (when the caller can tell, see ``empty_at``) or its confirmed neighbours s
 a river hides the tile and its neighbours together and shows no felt, so it deletes nothing;
 whatever the arm looks like for a frame or two invents nothing. A detection too unsure to vote
 (below ``min_confidence``) still shows that a confirmed tile is there, unless bare felt shows. A
-confirmed tile read as another kind for ``2 * confirm_frames`` frames in a row is corrected.
+confirmed tile read as another kind for ``2 * confirm_frames`` frames in a row is corrected. A
+confirmed discard lies still (the median of its last boxes): a box misplaced for a few frames
+does not move it onto its neighbour.
 
 Backs count only in a hand row, where a concealed kong lies as four tiles, one to three of them
 face down, or all four face down (national rules: its kind is not seen); a wall's backs are
@@ -17,9 +19,10 @@ dropped.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from statistics import median
 
 import numpy as np
 
@@ -57,6 +60,9 @@ class TableObservation:
     seats: tuple[SeatObservation, ...]
 
 
+PLACE_FRAMES = 9  # a confirmed discard's place: the median of its last this many boxes' centres
+
+
 @dataclass
 class _Track:
     tile: str
@@ -69,6 +75,7 @@ class _Track:
     challenger: str = ""
     challenger_streak: int = 0
     votes: Counter[str] = field(default_factory=Counter)
+    boxes: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=PLACE_FRAMES))
 
 
 MATCH_RADIUS = 0.45 * TILE_W  # a detection this close to a track is that tile seen again
@@ -128,6 +135,7 @@ class Stabiliser:
                         det.sideways,
                         confirmed=self.confirm_frames <= 1,
                         votes=Counter({det.tile: 1}),
+                        boxes=deque([(det.x, det.y)], maxlen=PLACE_FRAMES),
                     )
                 )
                 seen.add(len(self.tracks) - 1)
@@ -169,8 +177,20 @@ class Stabiliser:
         )
 
     def _observe(self, track: _Track, det: TableDetection) -> None:
+        """A track's place follows its boxes (a moving average), except a confirmed discard's:
+        a discard lies still, its place the median of its last ``PLACE_FRAMES`` boxes, so a box
+        misplaced for a few frames does not drag it toward its neighbour (national seed 1 hand
+        2: a 7s box a third of a tile up for three frames moved its track so close to the C
+        beside it that the two read as one tile, and the C, dropped, came back as a discard
+        never made). A hand row's tiles are re-laid (a meld pushed along by a kong): there the
+        track follows the tile now lying where it was."""
         track.missing = 0
-        track.x, track.y = 0.7 * track.x + 0.3 * det.x, 0.7 * track.y + 0.3 * det.y
+        track.boxes.append((det.x, det.y))
+        if track.confirmed and place_of(track.x, track.y).zone == "river":
+            track.x = median(x for x, _ in track.boxes)
+            track.y = median(y for _, y in track.boxes)
+        else:
+            track.x, track.y = 0.7 * track.x + 0.3 * det.x, 0.7 * track.y + 0.3 * det.y
         track.votes[det.tile] += 1
         if track.confirmed:
             self._challenge(track, det.tile)
