@@ -25,6 +25,22 @@ DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
 SQUARE_BELOW = 1.2  # a box closer to square than this is read both ways round
 PHOTO_CLASSIFIER = "photo-classifier.onnx"
+# The least confidence a photo's tile is reported at (``tilesight detect``; the evaluation): on
+# the real evaluation photos 0.4 keeps 0.86 of the boxes right and 0.88 of tile-free views
+# silent, 0.3 only 0.79 and 0.62 (docs/vision.md, "Photographs").
+PHOTO_MIN_CONFIDENCE = 0.4
+# Each box is read at these geometries (along, across: its length and width scaled; shift: its
+# centre moved along it, a share of its length) and the surest reading kept: the detector's box
+# holds a tile's face and sometimes stops short of an end, and a numeral or a row of circles cut
+# off there misreads (7p as 6p, 3p as 2p). Chosen on the real training photos
+# (models/photo/box_crops.py); the classifier learned crops cut at them.
+GEOMETRIES: tuple[tuple[float, float, float], ...] = (
+    (1.0, 1.0, 0.0),
+    (1.15, 1.08, 0.0),
+    (1.25, 1.12, 0.0),
+    (1.15, 1.08, 0.08),
+    (1.15, 1.08, -0.08),
+)
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,26 @@ def upright_quads(corners: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
+def grown_quad(quad: np.ndarray, along: float, across: float, shift: float) -> np.ndarray:
+    """``quad`` (TL, TR, BR, BL; TL->BL along the tile) scaled about its centre, ``along`` its
+    length and ``across`` its width, its centre moved ``shift`` of its length toward its top."""
+    q = np.asarray(quad, np.float64)
+    up = ((q[0] + q[1]) - (q[3] + q[2])) / 4  # half the length, toward the top
+    right = ((q[1] + q[2]) - (q[0] + q[3])) / 4  # half the width
+    centre = q.mean(axis=0) + 2 * up * shift
+    up, right = up * along, right * across
+    return np.array(
+        [centre + up - right, centre + up + right, centre - up + right, centre - up - right]
+    )
+
+
+def reading_quads(
+    corners: np.ndarray, along: float = 1.0, across: float = 1.0, shift: float = 0.0
+) -> list[np.ndarray]:
+    """:func:`upright_quads` of a box, each grown as :func:`grown_quad`."""
+    return [grown_quad(q, along, across, shift) for q in upright_quads(corners)]
+
+
 def photo_classifier() -> Detector:
     """The crop reading of the photo path: the photo classifier (models/photo/classifier.py,
     whole tiles at any angle) with the table path's second look at unsure crops; the table
@@ -171,17 +207,20 @@ class PhotoReader:
         found = [squared_to_edges(image, box) for box in self.boxes.find(image, full=full)]
         if not found:
             return []
-        quads: list[np.ndarray] = []
+        quads: list[np.ndarray] = []  # the face as found, each way round, per crop
+        crops: list[np.ndarray] = []
         owners: list[int] = []
         for index, box in enumerate(found):
-            for quad in upright_quads(box.corners):
-                quads.append(quad)
-                owners.append(index)
-        crops = np.stack([warp_crop(image, q, (CROP_W, CROP_H)) for q in quads])
-        probs = self.detector.read_crops(crops)
+            faces = upright_quads(box.corners)
+            for geometry in GEOMETRIES:
+                for face, cut in zip(faces, reading_quads(box.corners, *geometry), strict=True):
+                    quads.append(face)
+                    crops.append(warp_crop(image, cut, (CROP_W, CROP_H)))
+                    owners.append(index)
+        probs = self.detector.read_crops(np.stack(crops))
         kinds = kind_probabilities(probs)
         best_of: dict[int, int] = {}
-        for row, owner in enumerate(owners):  # of a square box's two ways round, the surer
+        for row, owner in enumerate(owners):  # of the geometries and ways round, the surest
             if owner not in best_of or kinds[row].max() > kinds[best_of[owner]].max():
                 best_of[owner] = row
         tiles = []

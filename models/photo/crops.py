@@ -123,3 +123,46 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def back_crops(count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` drawn crops of tile backs (models.photo.box_crops' real photos show none): a
+    saturated back colour of any hue under a light gradient and a highlight, a sliver of the
+    ivory face layer or a neighbour at an edge, noise, blur and JPEG. They keep the back output
+    the rendered crops taught while the classifier learns real faces."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    h, w = 48, 36
+    out = np.zeros((count, h, w, 3), np.uint8)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for i in range(count):
+        hue, sat, val = rng.uniform(0, 180), rng.uniform(90, 255), rng.uniform(60, 220)
+        colour = cv2.cvtColor(np.uint8([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
+        angle = rng.uniform(0, 2 * np.pi)
+        light = 1 + rng.uniform(0.1, 0.4) * (
+            (xx / w - 0.5) * np.cos(angle) + (yy / h - 0.5) * np.sin(angle)
+        )
+        image = colour[None, None, :] * light[..., None]
+        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(4, 14)
+        spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0, 120)
+        image = image + spot[..., None]
+        edge = int(rng.integers(0, 5))  # the face layer's rim, or the next tile, at one edge
+        if edge:
+            side, fill = int(rng.integers(4)), rng.uniform(150, 245, 3)
+            if side == 0:
+                image[:edge] = fill
+            elif side == 1:
+                image[-edge:] = fill
+            elif side == 2:
+                image[:, :edge] = fill
+            else:
+                image[:, -edge:] = fill
+        image = image + rng.normal(0, rng.uniform(1, 8), image.shape)
+        crop = np.clip(image, 0, 255).astype(np.uint8)
+        if rng.random() < 0.5:
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.2))
+        quality = int(rng.integers(40, 95))
+        crop = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+        out[i] = crop
+    return out, np.full(count, BACK_INDEX, np.int64)

@@ -81,11 +81,13 @@ def views(samples: Iterator[Sample]) -> Iterator[Sample]:
 
 
 def photo_reader(full: bool = False) -> Reader:
-    from vision.photo import PhotoReader
+    from vision.photo import PHOTO_MIN_CONFIDENCE, PhotoReader
 
     reader = PhotoReader()
     return lambda image: [
-        (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= 0.3
+        (t.tile, t.box)
+        for t in reader.read(image, full=full)
+        if t.confidence >= PHOTO_MIN_CONFIDENCE
     ]
 
 

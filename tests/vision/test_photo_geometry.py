@@ -100,3 +100,22 @@ def test_a_box_over_two_tiles_halves_and_a_box_inside_another_are_dropped() -> N
     kept = _suppress(rows)
     centres = sorted(tuple(np.round(b.corners.mean(axis=0))) for b in kept)
     assert centres == [(100, 100), (130, 100)]
+
+
+def test_a_grown_quad_keeps_its_centre_and_turn_and_shifts_along_the_tile() -> None:
+    from vision.photo import GEOMETRIES, grown_quad, reading_quads
+
+    quad = upright_quads(rectangle_corners(np.array([[50.0, 40.0, 20.0, 30.0, 0.4]]))[0])[0]
+    assert np.allclose(grown_quad(quad, 1.0, 1.0, 0.0), quad)  # the first geometry is the box
+    assert GEOMETRIES[0] == (1.0, 1.0, 0.0)
+    big = grown_quad(quad, 1.2, 1.1, 0.0)
+    assert np.allclose(big.mean(axis=0), quad.mean(axis=0))
+    length = np.linalg.norm(quad[0] - quad[3])
+    width = np.linalg.norm(quad[1] - quad[0])
+    assert np.isclose(np.linalg.norm(big[0] - big[3]), 1.2 * length)
+    assert np.isclose(np.linalg.norm(big[1] - big[0]), 1.1 * width)
+    up = (quad[0] + quad[1]) / 2 - (quad[3] + quad[2]) / 2
+    moved = grown_quad(quad, 1.0, 1.0, 0.1).mean(axis=0) - quad.mean(axis=0)
+    assert np.allclose(moved, 0.1 * up)  # a tenth of its length toward its top
+    square = rectangle_corners(np.array([[0.0, 0.0, 20.0, 21.0, 0.0]]))[0]
+    assert len(reading_quads(square, 1.15, 1.08, 0.0)) == len(upright_quads(square)) == 2

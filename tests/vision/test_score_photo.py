@@ -130,7 +130,9 @@ def test_text_output_gives_the_same_verdict(turned_photo: dict) -> None:
     assert ("PROVISIONAL" in out) == (code == 3)
 
 
-@pytest.mark.xfail(strict=False, reason="needs the new photo reader")
+@pytest.mark.xfail(
+    strict=False, reason="the photo reader does not yet read this drawn hand whole (issue 40)"
+)
 def test_an_easy_upright_photo_reads_the_right_hand_and_total(
     tmp_path: Path, reader_ready: None
 ) -> None:
