@@ -18,17 +18,17 @@ its camera (``fps = --fps`` in its config: the reader's holds are set from it) w
 detector, and publishes to a private Mosquitto; a subscriber here records every event and when
 it arrived. No shuffling table is configured, so nothing but the camera feeds the engine.
 
-One ``tilesight run`` process per hand, all hands of a procedure on one outbox: a camera-only
-run without a shuffling table starts a hand only when the process starts (its journal holds no
-live hand), and nothing starts the next one (``CameraFeed.new_hand`` is called at start and by
-the shuffling table's dice only). So each hand's process is stopped (SIGTERM) once its
-``hand_ended`` arrived, and the next process starts the next hand (dealer from the engine's
-``next_dealer``), on the same epoch and seq stream.
+One ``tilesight run`` process plays all hands of a procedure, as at a venue: it deals the first
+hand when it starts; once a hand is over (its ``hand_ended`` arrived) the camera shows the table
+swept (walls built, nothing dealt: bare felt where the hands and rivers lay) for ``--clear-s``
+seconds and then the deal, and the process starts the next hand when it sees the table cleared
+(``table_cleared``, ``CameraFeed.table_cleared``; dealer from the engine's ``next_dealer``), on
+the same epoch and seq stream. It is stopped (SIGTERM) after the last hand.
 
 ``--kills K``: in K hands (chosen at random with the seed) the process is killed (SIGKILL) when
 the stream reaches a random frame between 25 % and 75 % of the hand's changes; the table moves
 on by one visible change while no process watches, and a new process is started on the same
-outbox; the stream goes on from where the table is.
+outbox; the stream goes on from where the table is, and the new process plays the hands after.
 
 Checked per hand: false alerts (``violation`` events on ``private/events/violation``; the
 simulator plays only legal hands), discards missed or invented against the truth (seat and
@@ -42,7 +42,9 @@ change matched in play order to the first unused event of its type and seat afte
 Exits 1 when any check fails. ``--stable-frames``: the config's ``[detector] stable_frames``
 (unset: its default, 3). ``--limiter``: only how many frames a second the camera worker's rate
 limiter keeps of a live stream. Outboxes, configs, each hand's log and every event received
-(``events.jsonl``, with its arrival time) stay in ``--workdir``.
+(``events.jsonl``, with its arrival time) stay in ``--workdir``; the process's log is
+``run.log`` per procedure. ``--limiter`` compares the worker's ``FrameLimiter`` with the limiter
+it replaced (the next frame due one period after the frame kept).
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ class Change:
 class HandPlan:
     number: int
     dealer: int
-    specs: list[Any]  # vision.layout.TableSpec per state; state 0: the deal
+    specs: list[Any]  # vision.layout.TableSpec per state; the deal (after the first hand,
+    # the table swept before it), then one state per change
     changes: list[Change]
     truth: list[Event]  # the truth table's events of the hand
     discards: list[tuple[int, str]]
@@ -121,12 +124,15 @@ def plan_hands(procedure: str, seed: int, hands: int, rules: str | None) -> list
     from models.camera_scoring import laid_down
     from tilesight.pipeline import demo_hands
     from tilesight.visible_table import VisibleTable
+    from vision.layout import TableSpec
 
     truth = Table(procedure, rules=rules)
     plans = []
     for hand in demo_hands(procedure, seed, hands):
         table = VisibleTable(face_down_kongs=procedure == "national")
         specs, changes, events, discards = [copy.deepcopy(table.spec)], [], [], []
+        if plans:  # first the table swept after the hand before: walls built, no hand dealt
+            specs.insert(0, TableSpec(concealed=[0] * 4))
         for action in hand.actions:
             applied = [to_dict(e) for e in truth.apply(action)]
             events += applied
@@ -146,18 +152,20 @@ def plan_hands(procedure: str, seed: int, hands: int, rules: str | None) -> list
 
 def render_hand(plan: HandPlan, corners: np.ndarray, table_seed: int) -> tuple[float, ...]:
     """Each state rendered once (``plan.jpegs``, JPEG quality 90); returns the table's corners
-    in the frame (the calibration)."""
+    in the frame (the calibration). The deal is state 0 of the hand's seeds (as when each hand
+    had a process of its own: the same frames), the swept table before it seed 999."""
     from models.camera import render_frame
     from models.faces import load_faces
 
     faces = {name: [image] for name, image in load_faces().items()}
     found: tuple[float, ...] = ()
     plan.jpegs = []
+    swept = len(plan.specs) - len(plan.changes) - 1
     for index, spec in enumerate(plan.specs):
         frame = render_frame(
             spec,
             faces,
-            np.random.default_rng(plan.number * 1000 + index),
+            np.random.default_rng(plan.number * 1000 + (index - swept) % 1000),
             frame_size=SIZE,
             arms=0,
             corners=corners,
@@ -213,9 +221,12 @@ class CameraStream:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/camera.mjpg"
 
-    def load(self, jpegs: list[bytes], durations: list[int]) -> None:
+    def load(self, jpegs: list[bytes], durations: list[int], *, detach: bool = True) -> None:
+        """A new timeline; ``detach``: a client still attached (a process stopping) reads no
+        more, else it reads on into the new timeline (the next hand at the same table)."""
         with self._cond:
-            self.client = None  # a client still attached (a process stopping) reads no more
+            if detach:
+                self.client = None
             self.jpegs = jpegs
             self.timeline = [s for s, n in enumerate(durations) for _ in range(n)]
             self.cursor = 0
@@ -240,8 +251,8 @@ class CameraStream:
                     self.max_lag = max(self.max_lag, now - due)
                     self.cursor = min(self.cursor + 1, len(self.timeline) - 1)
                     self.frames_sent += 1
+                    data = self.jpegs[state]
                     self._cond.notify_all()
-                data = self.jpegs[state]
                 head = f"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}"
                 write(head.encode() + b"\r\n\r\n" + data + b"\r\n")
                 sent += 1
@@ -395,21 +406,26 @@ class Runner:
         return self.live
 
     def durations(self, plan: HandPlan) -> list[int]:
+        """Frames per state: the table swept ``--clear-s`` (after the first hand: the process
+        starts the next hand on seeing it cleared), the deal ``--lead-s``, each change
+        ``--state-s``."""
         per = max(1, round(self.args.state_s * self.args.stream_fps))
         lead = max(1, round(self.args.lead_s * self.args.stream_fps))
-        return [lead, *[per] * (len(plan.specs) - 1)]
+        clear = max(1, round(self.args.clear_s * self.args.stream_fps))
+        swept = len(plan.specs) - len(plan.changes) - 1  # a state before the deal, or none
+        return [*[clear] * swept, lead, *[per] * len(plan.changes)]
 
-    def play(self, plan: HandPlan, config: Path) -> tuple[Kill | None, bool, str]:
-        """One hand: its process (two when killed) until its hand_ended, then SIGTERM."""
+    def play(self, plan: HandPlan, config: Path, log: Path) -> tuple[Kill | None, bool]:
+        """One hand, watched by the process (started for the first; restarted when killed),
+        until its hand_ended and ``--grace-s`` more."""
+        first = self.live is None
         durations = self.durations(plan)
-        self.stream.load(plan.jpegs, durations)
-        log = self.workdir / f"hand{plan.number}.log"
+        self.stream.load(plan.jpegs, durations, detach=first)
         connected = len(self.stream.connections)
-        process = self.start(config, log)
+        process = self.start(config, log) if self.live is None else self.live
         kill = None
         if plan.number in self.kills:
             process, kill = self.kill_and_restart(plan, durations, process, config, log)
-            connected += 1
         waited = self.stream.wait(
             lambda: self.stream.at_end() or process.poll() is not None, self.args.hand_timeout
         )
@@ -420,11 +436,15 @@ class Runner:
             time.sleep(0.05)
         ended = self.subscriber.hand_ended(plan.number)
         time.sleep(self.args.grace_s)  # a kong shown after the win, a rescored hand_ended
-        process.send_signal(signal.SIGTERM)
-        self.processes.append((plan.number, process.wait(timeout=60)))
-        if len(self.stream.connections) <= connected:
+        if first and len(self.stream.connections) <= connected:
             raise RuntimeError(f"hand {plan.number}: the process never read the camera ({log})")
-        return kill, ended, log.read_text(errors="replace")
+        return kill, ended
+
+    def stop(self, hand: int) -> None:
+        """SIGTERM the process (after the last hand played, or one that could not be)."""
+        if self.live is not None and self.live.poll() is None:
+            self.live.send_signal(signal.SIGTERM)
+            self.processes.append((hand, self.live.wait(timeout=60)))
 
     def kill_and_restart(
         self,
@@ -465,29 +485,36 @@ class Runner:
         table_seed = int(camera_rng.integers(1 << 30))
         calibration = self.workdir / "calibration.json"
         config = self.config(calibration)
+        log = self.workdir / "run.log"
+        for plan in plans:  # all before the process starts: rendering takes the CPUs
+            started = time.monotonic()
+            found = render_hand(plan, corners, table_seed)
+            if not calibration.exists():
+                points = tuple(zip(found[::2], found[1::2], strict=True))
+                calibration.write_text(Calibration(points).to_json())
+            print(
+                f"  {self.procedure} hand {plan.number}: {len(plan.changes)} changes, "
+                f"rendered in {time.monotonic() - started:.0f} s",
+                flush=True,
+            )
         results, failures = [], []
         try:
             for plan in plans:
                 started = time.monotonic()
-                found = render_hand(plan, corners, table_seed)
-                if not calibration.exists():
-                    points = tuple(zip(found[::2], found[1::2], strict=True))
-                    calibration.write_text(Calibration(points).to_json())
-                rendered = time.monotonic() - started
-                kill, ended, log = self.play(plan, config)
-                results.append(self.judge(plan, kill, ended, log))
+                kill, ended = self.play(plan, config, log)
+                results.append(self.judge(plan, kill, ended, log.read_text(errors="replace")))
                 print(
-                    f"  {self.procedure} hand {plan.number}: {len(plan.changes)} changes, "
-                    f"rendered in {rendered:.0f} s, played in "
-                    f"{time.monotonic() - started - rendered:.0f} s",
+                    f"  {self.procedure} hand {plan.number}: played in "
+                    f"{time.monotonic() - started:.0f} s",
                     flush=True,
                 )
                 if not ended:
                     raise RuntimeError(
-                        f"hand {plan.number} never ended: the next process would resume it "
-                        "(without a shuffling table a new hand starts only when the journal "
-                        "holds no live hand), so the hands after it are not played"
+                        f"hand {plan.number} never ended: a hand in play with tiles left in its "
+                        "wall is not ended by a cleared table, so the hands after it are not "
+                        "played"
                     )
+            self.stop(plans[-1].number)
         except RuntimeError as exc:  # a hand that could not be played: the hands after it neither
             failures.append(str(exc))
         finally:
@@ -692,33 +719,50 @@ def report(results: dict[str, list[HandResult]], problems: dict[str, list[str]])
     return lines
 
 
+class _OldLimiter:
+    """The limiter ``CameraFeed.worker`` had: the next frame due one period after the kept one."""
+
+    def __init__(self, fps: float) -> None:
+        self.period, self.due = 1.0 / fps, 0.0
+
+    def keep(self, now: float) -> bool:
+        if now < self.due:
+            return False
+        self.due = now + self.period
+        return True
+
+
 def limiter_check(seconds: float = 6.0) -> list[str]:
     """Frames a second the camera worker's rate limiter keeps of a live stream: the loop of
-    ``CameraFeed.worker`` (tilesight/camera_feed.py), copied here, the reading replaced by a
-    sleep, fed by :class:`CameraStream` through ``vision.capture.frames``."""
+    ``CameraFeed.worker`` with its ``FrameLimiter`` (and, for comparison, the limiter it
+    replaced), the reading replaced by a sleep, fed by :class:`CameraStream` through
+    ``vision.capture.frames``."""
+    from tilesight.camera_feed import FrameLimiter
     from vision.capture import Source, frames
 
     ok, data = cv2.imencode(".jpg", np.zeros((720, 1152, 3), np.uint8))
     assert ok
     lines = []
     for camera_fps, fps, work_s in ((10, 10, 0.03), (10, 10, 0.07), (20, 10, 0.07), (30, 10, 0.03)):
-        stream = CameraStream(camera_fps)
-        stream.load([data.tobytes()], [1 << 20])
-        period, next_due, kept = 1.0 / fps, 0.0, 0
-        began = time.monotonic()
-        for _number, _image in frames(Source(stream.url)):
-            if time.monotonic() - began > seconds:
-                break
-            if time.monotonic() < next_due:  # as camera_feed.py: drop frames beyond the rate
-                continue
-            next_due = time.monotonic() + period
-            kept += 1
-            time.sleep(work_s)  # the detector and reader
-        stream.load([data.tobytes()], [1])  # detach the client
-        stream.server.shutdown()
+        rates = []
+        for limiter in (_OldLimiter(fps), FrameLimiter(fps)):
+            stream = CameraStream(camera_fps)
+            stream.load([data.tobytes()], [1 << 20])
+            kept = 0
+            began = time.monotonic()
+            for _number, _image in frames(Source(stream.url)):
+                if time.monotonic() - began > seconds:
+                    break
+                if not limiter.keep(time.monotonic()):
+                    continue  # as camera_feed.py: drop frames beyond the rate
+                kept += 1
+                time.sleep(work_s)  # the detector and reader
+            stream.load([data.tobytes()], [1])  # detach the client
+            stream.server.shutdown()
+            rates.append(kept / seconds)
         lines.append(
             f"camera {camera_fps} frames/s, config fps {fps}, {work_s * 1000:.0f} ms a frame: "
-            f"{kept / seconds:.1f} frames/s processed"
+            f"{rates[1]:.1f} frames/s processed (the old limiter: {rates[0]:.1f})"
         )
     return lines
 
@@ -776,8 +820,16 @@ def main() -> None:
     parser.add_argument("--stream-fps", type=float, default=20.0, help="frames the camera sends")
     parser.add_argument("--state-s", type=float, default=1.0, help="seconds each change shows")
     parser.add_argument("--lead-s", type=float, default=1.0, help="seconds the deal shows")
+    parser.add_argument(
+        "--clear-s",
+        type=float,
+        default=5.0,
+        help="seconds the table shows swept before each hand after the first",
+    )
     parser.add_argument("--tail-s", type=float, default=20.0, help="wait for hand_ended at most")
-    parser.add_argument("--grace-s", type=float, default=2.0, help="after hand_ended, then stop")
+    parser.add_argument(
+        "--grace-s", type=float, default=2.0, help="after hand_ended, then the next hand or stop"
+    )
     parser.add_argument("--hand-timeout", type=float, default=400.0)
     parser.add_argument("--workdir", type=Path, help="outboxes, configs and logs (default: tmp)")
     parser.add_argument("--json", type=Path, help="write the per-hand results here")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -21,14 +22,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tilesight.camera")
 
+#: The reader's event for a table seen cleared (:class:`vision.reader.TableReader`).
+TABLE_CLEARED = "table_cleared"
+
 
 class CameraFeed:
     """Overhead camera frames -> vision (detector, stabiliser) -> engine actions.
 
     The camera sees discards, melds and revealed hands, not draws or concealed tiles, so the
     engine runs in partial-information mode (``vision.engine_bridge``). A new hand starts when
-    the shuffling table's dice arrive (:meth:`new_hand`), or at once when there is no table; a
-    restarted process carries on the hand its journal holds (:meth:`resume`).
+    the shuffling table's dice arrive (:meth:`new_hand`). Without a shuffling table the first
+    hand starts at once (``tilesight run``) and each next one when a camera sees the table
+    cleared after the hand before is over (:meth:`table_cleared`). A restarted process carries
+    on the hand its journal holds (:meth:`resume`); one whose journal's last hand is over waits
+    for the table to be cleared. Reader events reach the engine only for a hand this process
+    started or resumed (:meth:`read`).
     ``calibration``: as checked at start (:func:`tilesight.camera_check.load_calibration`);
     None loads it in the worker. Each camera's first frame is checked against it.
     """
@@ -43,22 +51,75 @@ class CameraFeed:
         self.calibration = calibration
         self.actions = ActionBridge(config.procedure)
         self.frames = 0
+        self.shuffling_table = bool(config.table_port.url)  # its dice start each hand
+        self.following = False  # a hand this process started or resumed is in view
+        self._lock = threading.RLock()  # cameras' workers and the shuffling table's dice
+        self._told_live: int | None = None  # the live hand a cleared table was logged for
 
     def new_hand(self, dice: tuple[int, ...]) -> None:
         """Start the hand the cameras follow (the hand before ends as a washout when its wall
         is spent: no camera sees one)."""
-        for action in self.actions.close(self.service.engine.snapshot()):
-            self.service.apply(action)
-        dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
-        start, *deals = self.actions.start(dealer=dealer)
-        assert isinstance(start, act.HandStart)
-        for action in (replace(start, dice=dice), *deals):
-            self.service.apply(action)
+        with self._lock:
+            for action in self.actions.close(self.service.engine.snapshot()):
+                self.service.apply(action)
+            dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
+            start, *deals = self.actions.start(dealer=dealer)
+            assert isinstance(start, act.HandStart)
+            for action in (replace(start, dice=dice), *deals):
+                self.service.apply(action)
+            self.following = True
 
     def resume(self) -> bool:
         """Carry on the hand the engine holds (rebuilt from the journal after a restart); False
         when no hand is in play. Each camera's reader starts from it too (:meth:`worker`)."""
-        return self.actions.resume(self.service.engine.snapshot())
+        with self._lock:
+            self.following = self.actions.resume(self.service.engine.snapshot())
+            return self.following
+
+    def read(self, events: Iterable[Mapping[str, object]]) -> None:
+        """One frame's reader events: ``table_cleared`` may start the next hand
+        (:meth:`table_cleared`); the others become engine actions, while a hand this process
+        started or resumed is in view (a process started between hands does not take the
+        table of the hand before, still in view, for news)."""
+        for event in events:
+            if event.get("type") == TABLE_CLEARED:
+                self.table_cleared()
+                continue
+            with self._lock:
+                if not self.following:
+                    continue
+                for action in self.actions.actions(event):
+                    self.service.apply(action)
+
+    def table_cleared(self) -> bool:
+        """A camera sees the table cleared (no river tile, meld or face-up tile for a while:
+        ``table_cleared`` from :class:`vision.reader.TableReader`). Without a shuffling table
+        the next hand starts (:meth:`new_hand`: a spent wall with no win closed as a washout
+        first) once the hand before is over: won, washed out or its wall spent with no win.
+        A live hand with tiles left in its wall goes on (this is its deal, or its table was
+        cleared with no win a camera saw: for the referee). True when a hand started."""
+        if self.shuffling_table:
+            return False  # its dice start the next hand
+        with self._lock:
+            snapshot = self.service.engine.snapshot()
+            if self.following and not self.actions.over(snapshot):
+                hand = snapshot["hand"]
+                played = any(seat["river"] for seat in hand["seats"])  # not its deal
+                if played and hand["number"] != self._told_live:
+                    self._told_live = hand["number"]
+                    log.warning(
+                        "the table was cleared while hand %s is in play with tiles left in its"
+                        " wall: the next hand starts when a referee ends it",
+                        hand["number"],
+                    )
+                return False
+            self.new_hand(())
+            log.info("the table was cleared: hand %s starts", self.hand_number())
+            return True
+
+    def hand_number(self) -> int | None:
+        hand = self.service.engine.snapshot().get("hand")
+        return int(hand["number"]) if isinstance(hand, Mapping) else None
 
     def worker(self, camera: CameraConfig) -> Work:
         def work(stop: threading.Event) -> None:
@@ -76,33 +137,51 @@ class CameraFeed:
                 Stabiliser(confirm_frames=self.config.detector.stable_frames),
                 **hold_frames_for(camera.fps),
             )
-            # what the engine holds was reported already: a reopened stream or a restarted
-            # process sees the same tiles, not new discards
-            prime_reader(reader, self.service.engine.snapshot())
-            period = 1.0 / camera.fps
-            next_due = 0.0
+            limiter = FrameLimiter(camera.fps)
             for number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
                 if number == 1:  # a fault (not retried) when the frames do not fit
                     check_first_frame(calibration, image, self.config.calibration.path)
-                if time.monotonic() < next_due:
+                    # what the engine holds was reported already: a reopened stream or a
+                    # restarted process sees the same tiles, not new discards
+                    prime_reader(reader, self.service.engine.snapshot())
+                if not limiter.keep(time.monotonic()):
                     continue  # drop frames beyond the configured rate
-                next_due = time.monotonic() + period
                 self.frames += 1
-                for event in reader.process(image):
-                    for action in self.actions.actions(event):
-                        self.service.apply(action)
+                self.read(reader.process(image))
             if not stop.is_set():
                 raise ConnectionError(f"camera {camera.source!r}: the stream ended")
 
         return work
 
 
+class FrameLimiter:
+    """Keeps ``fps`` frames a second of a camera that may send more: a frame is kept once its
+    time is due, and the due time then moves on by whole periods, not from the frame kept, so a
+    frame arriving a little early (jitter) is not lost: a camera at ``fps`` keeps every frame,
+    a faster one ``fps`` a second. Early by up to half a period still counts as due. After a
+    stall (the due time a period or more behind) it restarts from now: no burst of backlog."""
+
+    def __init__(self, fps: float) -> None:
+        self.period = 1.0 / fps
+        self.due: float | None = None
+
+    def keep(self, now: float) -> bool:
+        """Whether the frame arriving at ``now`` (seconds, monotonic) is kept."""
+        if self.due is not None and now < self.due - self.period / 2:
+            return False
+        due = now if self.due is None else self.due
+        self.due = due + self.period if due + self.period > now else now + self.period
+        return True
+
+
 def hold_frames_for(fps: float) -> dict[str, int]:
     """The reader's waits, set in frames for 10 frames a second, kept in seconds at ``fps``:
-    1.2 s for a claim or a kong to read, 2 s to see whether a discard is taken by a win."""
+    1.2 s for a claim or a kong to read, 2 s to see whether a discard is taken by a win, 2 s
+    of a cleared table before the next hand starts (camera-only tables)."""
     return {
         "hold_frames": max(2, round(1.2 * fps)),
         "self_draw_frames": max(3, round(2.0 * fps)),
+        "clear_frames": max(3, round(2.0 * fps)),
     }
 
 

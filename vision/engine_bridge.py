@@ -96,6 +96,19 @@ class ActionBridge:
         spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
         return [act.Washout()] if spent and not hand.get("winners") else []
 
+    @staticmethod
+    def over(snapshot: Mapping[str, Any]) -> bool:
+        """The hand in the engine's public ``snapshot`` is over, so a table cleared means the
+        next hand: it ended (or none was dealt), it has a winner, or its wall is spent with no
+        win (a washout, which :meth:`close` records). A hand with tiles left in its wall is
+        not: a table that looks cleared is its deal, or a referee's to judge."""
+        hand = snapshot.get("hand")
+        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
+            return True
+        wall = hand.get("wall")
+        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
+        return bool(hand.get("winners")) or spent
+
     def actions(self, event: Mapping[str, object]) -> list[act.Action]:
         seat = int(str(event.get("seat", -1)))
         kind = event.get("type")

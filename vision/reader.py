@@ -22,6 +22,14 @@ Events are plain JSON-ready dicts (``watch`` prints one per line)::
     {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
     {"type": "meld_unreadable", "seat": 2, "tiles": [...], "frame": 99, ...}
       (a group with a turned tile whose tiles make no legal meld: for the referee, not the engine)
+    {"type": "table_cleared", "frame": 400}
+      (no river tile, meld, flower or face-up tile on the table for ``clear_frames`` frames in
+      a row: the table cleared for the next hand, or dealt; once per such stretch. Not for the
+      engine: a camera-only table starts its next hand on it, :class:`CameraFeed`)
+
+A reader started mid-hand (:meth:`TableReader.prime`) with tiles on the table publishes nothing
+for its first ``confirm_frames + settle_frames`` frames: its stabiliser starts empty, and an
+empty table settled meanwhile would report every tile on the table taken, then new again.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
-from vision.reported import Reported
+from vision.reported import Reported, cleared
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
 from vision.stabiliser import (
     Stabiliser,
@@ -50,6 +58,9 @@ from vision.stabiliser import (
 from vision.table_diff import diff, in_play_order, melds_in_flux
 from vision.turn_hold import TurnHold, lapped_from, next_to_play
 from vision.zones import seat_of
+
+#: A table seen cleared for the next hand (``tilesight.camera_feed`` names it too).
+TABLE_CLEARED = "table_cleared"
 
 
 def table_detections(found: list[Detection]) -> list[TableDetection]:
@@ -110,6 +121,7 @@ class TableReader:
     hold_frames: int = 12
     self_draw_frames: int = 20  # a whole hand waits this long to see if the discard is taken
     kong_probe: bool = True  # read the face-down slots beside short hand-row groups
+    clear_frames: int = 20  # a table cleared this long is ``table_cleared`` (2 s at 10 fps)
 
     def __post_init__(self) -> None:
         self.frame = 0
@@ -124,13 +136,22 @@ class TableReader:
         self._as_reported: list[tuple[Tile, ...]] = [()] * 4  # rivers as discards were reported
         self._expected: int | None = None  # the seat expected to discard next
         self.memory = CropMemory()  # unchanged tiles keep the last frame's reading
+        self._warm_up = 0  # frames a primed reader still waits for its stabiliser
+        self._cleared_for = 0  # frames in a row the table has looked cleared
+        self._cleared_told = False  # ``table_cleared`` reported for this stretch
 
     def prime(
         self, seen: TableObservation, expected: int | None, last: tuple[int, str] | None = None
     ) -> None:
         """Start from a table already reported (a restart mid-hand, :mod:`vision.resume`):
         ``seen`` published and all it shows reported, ``expected`` the seat to play next,
-        ``last`` the last discard (seat, tile), still claimable."""
+        ``last`` the last discard (seat, tile), still claimable. The stabiliser starts empty:
+        when tiles lie on ``seen``, the next ``confirm_frames + settle_frames`` frames only
+        feed it, so that an empty table, settled before it confirms them, is not published
+        (every tile reported taken, then new again); after them only what changed is
+        reported."""
+        warm_up = self.stabiliser.confirm_frames + self.settle_frames
+        self._warm_up = 0 if cleared(seen) else warm_up
         self.published = seen
         self._as_reported = [s.river for s in seen.seats]
         self._expected = expected
@@ -160,7 +181,28 @@ class TableReader:
     ) -> list[dict[str, object]]:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
-        observation = self._hold_claimers_discards(self.stabiliser.update(detections, empty_at))
+        stable = self.stabiliser.update(detections, empty_at)
+        if self._warm_up > 0:  # primed: the stabiliser confirms what lies there first
+            self._warm_up -= 1
+            return []
+        observation = self._hold_claimers_discards(stable)
+        events = self._settle(observation)
+        return [*events, *self._table_cleared(observation)]
+
+    def _table_cleared(self, observation: TableObservation) -> list[dict[str, object]]:
+        """``table_cleared`` once the table (as published, and as seen) has looked cleared
+        for ``clear_frames`` frames in a row; again only after something lay there."""
+        if not cleared(observation) or self.published is None or not cleared(self.published):
+            self._cleared_for, self._cleared_told = 0, False
+            return []
+        self._cleared_for += 1
+        if self._cleared_for < self.clear_frames or self._cleared_told:
+            return []
+        self._cleared_told = True
+        return [{"type": TABLE_CLEARED, "frame": self.frame}]
+
+    def _settle(self, observation: TableObservation) -> list[dict[str, object]]:
+        """The events of a held ``observation`` once it has settled."""
         shown = [self.reported.melds_shown(seat) for seat in range(4)]
         observation = self._turns.apply(self.published, observation, self._expected, shown)
         observation = self._reveal.apply(self.published, observation, self._last_discard(), shown)
@@ -181,6 +223,7 @@ class TableReader:
         }
         if self.reported.forget_if_cleared(observation):
             self._expected = None  # a new hand: its dealer plays first
+            self._recent.clear()  # nor can a claim take a discard of the hand before
         news = [e for e in changes if self.reported.is_news(e, observation)]  # flickers aren't
         events = self._infer_claimed_discards(in_play_order(news, last, upgrades))
         earlier = self.published.seats if self.published else observation.seats

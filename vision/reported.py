@@ -50,10 +50,7 @@ class Reported:
         no face-up tile anywhere); True then. A meld that vanishes while it is re-laid (a pung
         turned into an added kong, a hand passing over it) is still the same claim when it
         returns."""
-        if any(
-            s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs or s.flowers
-            for s in now.seats
-        ):
+        if not cleared(now):
             return False  # face-up tiles in a hand row: melds being re-laid, not a cleared table
         for reported in self.melds:
             reported.clear()
@@ -124,6 +121,15 @@ class Reported:
             return False
         reported.append(tiles)
         return True
+
+
+def cleared(table: TableObservation) -> bool:
+    """The table shows no river tile, meld, kong, flower or face-up tile in a hand row: cleared
+    for the next hand (or dealt, before its first discard)."""
+    return not any(
+        s.river or s.melds or s.revealed or s.concealed_kongs or s.face_down_kongs or s.flowers
+        for s in table.seats
+    )
 
 
 def _spare_flower(read: Tile, taken: set[Tile]) -> Tile | None:

@@ -122,6 +122,43 @@ def test_camera_worker_reads_frames_and_is_supervised(
 def test_the_readers_waits_are_seconds_whatever_the_camera_rate() -> None:
     from tilesight.camera_feed import hold_frames_for
 
-    assert hold_frames_for(10) == {"hold_frames": 12, "self_draw_frames": 20}  # the defaults
-    assert hold_frames_for(30) == {"hold_frames": 36, "self_draw_frames": 60}
-    assert hold_frames_for(0.5) == {"hold_frames": 2, "self_draw_frames": 3}  # never none
+    defaults = {"hold_frames": 12, "self_draw_frames": 20, "clear_frames": 20}
+    assert hold_frames_for(10) == defaults  # the reader's defaults
+    assert hold_frames_for(30) == {"hold_frames": 36, "self_draw_frames": 60, "clear_frames": 60}
+    assert hold_frames_for(0.5) == {"hold_frames": 2, "self_draw_frames": 3, "clear_frames": 3}
+
+
+def _kept(fps: float, arrivals: list[float]) -> list[float]:
+    from tilesight.camera_feed import FrameLimiter
+
+    limiter = FrameLimiter(fps)
+    return [t for t in arrivals if limiter.keep(t)]
+
+
+def test_the_frame_limiter_keeps_a_camera_at_its_rate_despite_jitter() -> None:
+    # a 10 frames/s camera whose frames arrive up to 30 ms early or late; config fps = 10:
+    # every frame is kept (a limiter due one period after each kept frame kept about 2 in 3)
+    jitter = np.random.default_rng(1).uniform(-0.03, 0.03, 100)
+    arrivals = [0.1 * n + float(j) for n, j in enumerate(jitter)]
+    assert len(_kept(10, arrivals)) == 100
+
+
+def test_the_frame_limiter_keeps_the_configured_rate_of_a_faster_camera() -> None:
+    rng = np.random.default_rng(2)
+    for camera_fps in (20, 25, 30, 60):
+        arrivals = sorted(
+            n / camera_fps + float(rng.uniform(0, 0.01)) for n in range(10 * camera_fps)
+        )
+        kept = _kept(10, arrivals)
+        assert 99 <= len(kept) <= 101, (camera_fps, len(kept))  # 10 s: 10 a second
+        assert np.diff(kept).min() > 0.035  # never two at once (up to half a period early)
+
+
+def test_the_frame_limiter_builds_no_backlog_after_a_stall() -> None:
+    # 10 frames/s, then nothing read for 1 s (the detector stalled): the frames buffered
+    # meanwhile arrive at once; one of them is kept, then the rate goes on from there
+    arrivals = [0.1 * n for n in range(10)] + [2.0 + 0.001 * n for n in range(10)]
+    arrivals += [2.1 + 0.1 * n for n in range(10)]
+    kept = _kept(10, arrivals)
+    assert kept[:10] == arrivals[:10]
+    assert kept[10:] == [2.0, *arrivals[20:]]

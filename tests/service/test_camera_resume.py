@@ -30,7 +30,7 @@ from vision.layout import TableSpec
 
 SIZE = (1152, 720)
 CORNERS = np.float32([[260, 40], [900, 50], [890, 690], [250, 680]])
-FRAMES = 5  # per state of the table: enough to confirm (2) and settle (2)
+FRAMES = 5  # per state of the table: enough to confirm (3) and settle (2)
 BEFORE, AFTER = 6, 5  # visible changes before the kill, and after it (the first while down)
 
 
@@ -91,7 +91,7 @@ def test_a_camera_only_table_killed_mid_hand_carries_the_hand_on(
         f'tournament = "hall"\ntable = "T07"\nprocedure = "wsom"\nlog_level = "INFO"\n'
         f'[mqtt]\nurl = "{broker.url}"\nwill_delay_s = 0\n'
         f'[outbox]\npath = "{tmp_path / "outbox.sqlite"}"\n'
-        f'[calibration]\npath = "{calibration}"\n[detector]\nstable_frames = 2\n'
+        f'[calibration]\npath = "{calibration}"\n'  # [detector] stable_frames: 3, the default
         f'[[cameras]]\nsource = "{camera}"\nfps = 100\n'
     )
     discards_before, truth = played[BEFORE - 1], truth[: played[-1]]

@@ -126,11 +126,17 @@ def run_table(config: ServiceConfig) -> int:
 def _follow_hand(feed: CameraFeed, *, shuffling_table: bool) -> None:
     """The hand the cameras follow: the journal's, when one was in play (a restart mid-hand
     carries it on, reconciled with what the cameras now see); else, without a shuffling table
-    to roll the dice, a new hand from now."""
+    to roll the dice, a new hand from now when none was played yet, or, when the journal's
+    last hand is over, the next one once the cameras see the table cleared
+    (:meth:`CameraFeed.table_cleared`, as after every hand)."""
     import logging
 
+    log = logging.getLogger("tilesight.run")
     if feed.resume():
-        number = feed.service.engine.snapshot()["hand"]["number"]
-        logging.getLogger("tilesight.run").info("hand %s resumes", number)
+        log.info("hand %s resumes", feed.hand_number())
     elif not shuffling_table:
-        feed.new_hand(())
+        last = feed.hand_number()
+        if last is None:
+            feed.new_hand(())
+        else:
+            log.info("hand %s is over: the next starts once the table is cleared", last)
