@@ -75,6 +75,7 @@ class _Track:
     challenger: str = ""
     challenger_streak: int = 0
     votes: Counter[str] = field(default_factory=Counter)
+    seen_at: int = 0  # the last frame a box of its own showed it
     boxes: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=PLACE_FRAMES))
 
 
@@ -102,6 +103,7 @@ class Stabiliser:
         self.min_confidence = min_confidence
         self.keep_confidence = keep_confidence
         self.tracks: list[_Track] = []
+        self.frame = 0
 
     def update(
         self,
@@ -109,6 +111,7 @@ class Stabiliser:
         empty_at: Callable[[float, float], bool] | None = None,
     ) -> TableObservation:
         """One frame's detections; ``empty_at(x, y)`` says whether bare felt shows there."""
+        self.frame += 1
         dets = [
             d
             for d in detections
@@ -219,6 +222,7 @@ class Stabiliser:
         keep = []
         for i, track in enumerate(self.tracks):
             if i in seen:
+                track.seen_at = self.frame
                 keep.append(track)
                 continue
             if not track.confirmed:
@@ -255,6 +259,28 @@ class Stabiliser:
         ]
         return bool(near) and all(i in seen for i in near)
 
+    def _one_tile(self, a: _Track, b: _Track) -> bool:
+        """Two confirmed tracks closer than ``SAME_TILE`` are one tile seen twice, unless they
+        are two discards side by side in the river: both upright or both turned, each seen by
+        a box of its own in the last frame, in different slots, and no closer than a stray box
+        may lie to a tile (``CROWD_RADIUS``). River tiles lie a tile width apart, edge to edge,
+        and a box may lean a fifth of a tile toward its neighbour for as long as the neighbour
+        lies there (national seed 1 hand 1: once seat 1's 6s lay beside its 9s, the 9s box sat
+        0.2 tile widths nearer it, its place followed, and the 6s, read every frame, was
+        dropped as the 9s seen twice, until the winner's hand went down)."""
+        if _apart(a, b) >= SAME_TILE:
+            return False
+        if a.seen_at != self.frame or b.seen_at != self.frame or a.sideways != b.sideways:
+            return True
+        if _apart(a, b) < CROWD_RADIUS:
+            return True
+        here, there = place_of(a.x, a.y), place_of(b.x, b.y)
+        return not (
+            here.zone == there.zone == "river"
+            and here.seat == there.seat
+            and (here.row, here.column) != (there.row, there.column)
+        )
+
     def observation(self) -> TableObservation:
         """What the confirmed tracks show. Two tracks closer than ``SAME_TILE`` are one tile
         (tiles never overlap): a second box over part of a discard, kept apart from its track
@@ -271,7 +297,7 @@ class Stabiliser:
             place = place_of(track.x, track.y)
             if place.zone not in ("river", "hand_row"):
                 continue
-            if any(_apart(track, other) < SAME_TILE for other in kept):
+            if any(self._one_tile(track, other) for other in kept):
                 continue
             kept.append(track)
             if place.zone == "river" and place.row is not None and place.column is not None:
