@@ -26,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from models.photo.crops import read_either_way
 from models.photo.scoring import match
-from vision.crops import CROP_H, CROP_W, TILE_NAMES, kind_probabilities
+from vision.crops import CROP_H, CROP_W, TILE_NAMES
 from vision.photo import GEOMETRIES, PhotoReader, reading_quads, warp_crop
 from vision.photo_boxes import squared_to_edges
 
@@ -54,12 +55,9 @@ def photo_crops(
     quads = [reading_quads(found[b].corners) for _, b in pairs]
     flat = [q for group in quads for q in group]
     crops = _crops_of(image, flat)
-    both = reader.detector.read_crops(np.concatenate([crops, crops[:, :, ::-1]]))
     owner = np.repeat(np.arange(len(pairs)), [len(g) for g in quads])
-    truth = np.tile(np.asarray(kinds)[owner], 2)
-    likely = kind_probabilities(both)[np.arange(len(both)), truth]
-    mirrored = np.log(likely[len(flat) :] + 1e-6).sum() > np.log(likely[: len(flat)] + 1e-6).sum()
-    probs, likely = (both[len(flat) :], likely[len(flat) :]) if mirrored else (both, likely)
+    read = reader.detector.read_crops
+    mirrored, probs, likely = read_either_way(read, crops, np.asarray(kinds)[owner])
     out_x: list[np.ndarray] = []
     out_y: list[int] = []
     for index, kind in enumerate(kinds):

@@ -57,14 +57,10 @@ def real_crops(
             continue
         crops = np.stack([warp_crop(image, _box_quad(t["box"]), (36, 48)) for t in tiles])
         kinds = [TILE_NAMES.index(t["tile"]) for t in tiles]
-        both = read(np.concatenate([crops, crops[:, :, ::-1]]))
-        truth = np.tile(kinds, 2)  # the same kinds, read as they are and mirrored
-        likely = np.log(kind_probabilities(both)[np.arange(len(both)), truth] + 1e-6)
-        if likely[len(tiles) :].sum() > likely[: len(tiles)].sum():
-            crops, both = crops[:, :, ::-1], both[len(tiles) :]
+        flipped, both, _ = read_either_way(read, crops, np.asarray(kinds))
+        if flipped:
+            crops = crops[:, :, ::-1]
             mirrored += 1
-        else:
-            both = both[: len(tiles)]
         source = record["image"].split("_jpg")[0]
         split = "val" if zlib.crc32(source.encode()) % 100 < 100 * val_share else "train"
         for crop, kind, probs in zip(crops, kinds, both, strict=True):
@@ -73,6 +69,16 @@ def real_crops(
             out[split][1].append(2 * kind + int(upside_down))
     print(f"{folder.name}: {mirrored} photos read as mirrored and turned back")
     return {k: _arrays(*v) for k, v in out.items()}  # type: ignore[return-value]
+
+
+def read_either_way(read, crops: np.ndarray, kinds: np.ndarray):  # type: ignore[no-untyped-def]
+    """Whether a photo's ``crops`` read likelier as their true ``kinds`` mirrored (its publisher
+    flipped it), and the classifier's outputs and each true kind's probability, read that way."""
+    both = read(np.concatenate([crops, crops[:, :, ::-1]]))
+    likely = kind_probabilities(both)[np.arange(len(both)), np.tile(kinds, 2)]
+    n = len(crops)
+    flipped = bool(np.log(likely[n:] + 1e-6).sum() > np.log(likely[:n] + 1e-6).sum())
+    return (True, both[n:], likely[n:]) if flipped else (False, both[:n], likely[:n])
 
 
 def rendered_crops(folders: list[Path], copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
