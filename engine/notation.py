@@ -72,7 +72,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             if digits:
                 raise NotationError(_at(text, pos, "digits without a suit letter"))
             continue
-        if ch.isdigit():
+        if ch in "0123456789":  # not isdigit(): superscripts such as "¹" are digits too
             digits.append((int(ch), pos))
         elif ch in _SUFFIXES:
             if not digits:
@@ -198,7 +198,8 @@ def parse_botzone_tile(code: str) -> Tile:
     """A Botzone tile code such as ``"W5"``, ``"F1"`` (East) or ``"H3"``."""
     code = code.strip()
     suit = _BOTZONE_SUIT.get(code[:1])
-    if suit is None or len(code) != 2 or not code[1].isdigit() or int(code[1]) not in suit.ranks:
+    ascii_rank = len(code) == 2 and code[1] in "0123456789"
+    if suit is None or not ascii_rank or int(code[1]) not in suit.ranks:
         raise NotationError(f"not a Botzone tile code: {code!r}")
     return Tile(suit, int(code[1]))
 
