@@ -32,7 +32,7 @@ def main() -> None:
 
     from models.camera import render_frame
     from models.faces import load_faces
-    from tilesight.perception_demo import installed_camera
+    from models.perception_check import installed_camera
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.layout import MeldSpec, TableSpec

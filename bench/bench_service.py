@@ -91,10 +91,11 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
+    from engine.simulate_actions import demo_hands
     from tilesight.broker import MosquittoBroker
     from tilesight.config import parse_mqtt_url
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableEngine, demo_hands
+    from tilesight.pipeline import TableEngine
     from tilesight.service import TableService
     from tilesight.topics import TableTopics
 

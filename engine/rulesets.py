@@ -163,3 +163,11 @@ def find_rules(name: str, **options: Any) -> RuleSet:
 def _load_builtins() -> None:
     for module in BUILTIN_MODULES:
         importlib.import_module(module)
+
+
+def score_safely(rules: RuleSet, request: WinRequest) -> ScoreResult:
+    """A rule set that trips over bad extras must not end the run with a traceback."""
+    try:
+        return rules.score(request)
+    except Exception as exc:
+        return ScoreResult(total=0, valid=False, error=f"cannot score: {exc}")

@@ -10,10 +10,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from engine import actions as act
 from engine.notation import Hand
+from engine.procedures import find_procedure
+from engine.simulate import simulate_game
 from engine.simulate_types import PlayVerb, SimulatedGame, SimulatedHand, SimulatedPlay
+
+
+@dataclass(frozen=True)
+class DemoHand:
+    """One simulated hand as table actions, with what the demo's live log announces before it."""
+
+    number: int
+    dice: tuple[int, ...]
+    dealer: int
+    actions: tuple[act.Action, ...]
+
+
+def demo_hands(procedure: str, seed: int, hands: int) -> Iterator[DemoHand]:
+    """The simulator's deterministic ``hands`` hands under ``procedure``, as table actions: what
+    the demo plays, and the tests, benchmarks and camera evaluations replay."""
+    game = simulate_game(find_procedure(procedure), seed=seed, hands=hands)
+    for hand in game.hands:
+        yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(to_actions(hand)))
 
 
 def to_actions(

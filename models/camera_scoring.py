@@ -18,9 +18,10 @@ from engine import actions as act
 from engine.events import to_dict
 from engine.notation import parse_hand
 from engine.procedures import find_procedure
+from engine.simulate_actions import demo_hands
 from engine.table import Table
 from engine.tiles import Wind
-from tilesight.visible_table import VisibleTable
+from models.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
 from vision.layout import RIVER_COLUMNS, TableSpec, layout
@@ -173,8 +174,6 @@ def exact_scored_hands(
     reader's, the bridge's and the engine's share of camera scoring, apart from the detector.
     ``hide``: in each hand the camera never reads that discard (counted from 0; the first
     from there that the next seat's draw follows, so not one claimed or won on)."""
-    from tilesight.pipeline import demo_hands
-
     truth, rules, apart = truth_table(procedure)
     out = []
     for hand in demo_hands(procedure, seed, hands):

@@ -27,13 +27,13 @@ LAZY_MODELS_IN = ("tilesight/commands/", "tilesight/demo/")  # the commands that
 
 # Known violations, as (file, imported package): keep it short, ideally empty.
 ALLOWED: set[tuple[str, str]] = {
-    # the models <-> tilesight circle (issue 41): the demo's perception check renders with
-    # models at module level; models' camera evaluations borrow the demo's hands and table
+    # demo modules reaching models lazily, until they move into tilesight/demo/
     ("tilesight/camera_demo.py", "models"),
+    ("tilesight/demo.py", "models"),
+    ("tilesight/demo_text.py", "models"),
+    # old paths kept (resolved lazily) while bench/bench_camera_run.py in main imports them
     ("tilesight/perception_demo.py", "models"),
-    ("models/camera_scoring.py", "tilesight"),
-    ("models/evaluate_hands.py", "tilesight"),
-    ("models/photo/evaluate_hands.py", "tilesight"),
+    ("tilesight/visible_table.py", "models"),
 }
 
 

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, TextIO
 from engine.actions import HandStart
 from engine.events import Event
 from engine.procedures import find_procedure
+from engine.simulate_actions import demo_hands
 from tilesight.broker import choose_broker
 from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
 from tilesight.demo_text import describe, print_progress, print_summary
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, demo_hands, discard_limit
+from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
@@ -38,7 +39,7 @@ from tilesight.topics import TableTopics
 __all__ = ["DemoOptions", "DemoSummary", "describe", "print_progress", "print_summary", "run_demo"]
 
 if TYPE_CHECKING:
-    from tilesight.perception_demo import HandPerception, PerceptionCheck
+    from models.perception_check import HandPerception, PerceptionCheck
 
 log = logging.getLogger("tilesight.demo")
 
@@ -207,7 +208,7 @@ def _play(
 def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | None:
     if not (options.vision or options.camera_only):
         return None
-    from tilesight.perception_demo import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
+    from models.perception_check import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
 
     # the last table of a hand stays in view a second (10 frames) while the win is scored;
     # camera-only, three: a whole hand laid beside a discard of a kind it holds waits two

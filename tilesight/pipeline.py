@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.actions import Action
 from engine.events import Event
 from engine.procedures import find_procedure
 from engine.rulesets import find_rules
-from engine.simulate import simulate_game
-from engine.simulate_actions import to_actions
+from engine.simulate_actions import demo_hands  # noqa: F401 - bench/bench_camera_run.py imports it here
 from engine.table import Table
 from engine.table_core import seeded_id_factory
 from engine.table_events import public_form
@@ -127,23 +124,6 @@ def state_payload(
         },
         "game": game,
     }
-
-
-@dataclass(frozen=True)
-class DemoHand:
-    """One simulated hand as engine actions, with what the live log announces before it."""
-
-    number: int
-    dice: tuple[int, ...]
-    dealer: int
-    actions: tuple[Action, ...]
-
-
-def demo_hands(procedure: str, seed: int, hands: int) -> Iterator[DemoHand]:
-    """The engine's deterministic simulation of ``hands`` hands, converted to table actions."""
-    game = simulate_game(find_procedure(procedure), seed=seed, hands=hands)
-    for hand in game.hands:
-        yield DemoHand(hand.index + 1, hand.dice, hand.dealer, tuple(to_actions(hand)))
 
 
 def input_workers(

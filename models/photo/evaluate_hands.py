@@ -60,9 +60,9 @@ def truth_request(truth: dict) -> WinRequest:
 
 
 def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> HandTally:
-    from tilesight.commands.score_photo import score_reading
     from vision.hand_photo import read_hand
     from vision.photo import PhotoReader
+    from vision.photo_score import score_reading
 
     rules = find_rules(rules_name)
     reader = PhotoReader()

@@ -59,12 +59,12 @@ def test_a_reader_primed_mid_hand_reports_nothing_on_the_unchanged_table() -> No
     table settled and was published (every river tile taken, then reported again as new). A
     primed reader now feeds its stabiliser confirm_frames + settle_frames frames first."""
     from engine import actions as act
+    from engine.simulate_actions import demo_hands
     from engine.table import Table
     from models.camera import render_frame
     from models.faces import load_faces
-    from tilesight.perception_demo import installed_camera
-    from tilesight.pipeline import demo_hands
-    from tilesight.visible_table import VisibleTable
+    from models.perception_check import installed_camera
+    from models.visible_table import VisibleTable
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.engine_bridge import ActionBridge

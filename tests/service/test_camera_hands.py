@@ -13,12 +13,13 @@ from typing import Any
 
 from engine import actions as act
 from engine.events import to_dict
+from engine.simulate_actions import demo_hands
 from engine.table import Table
 from models.camera_scoring import UNIT, exact_frames, laid_down
+from models.visible_table import VisibleTable
 from tilesight.camera_feed import CameraFeed, hold_frames_for
 from tilesight.config import ServiceConfig
-from tilesight.pipeline import TableEngine, demo_hands
-from tilesight.visible_table import VisibleTable
+from tilesight.pipeline import TableEngine
 from vision.layout import TableSpec
 from vision.reader import TableReader
 from vision.resume import prime_reader

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from engine import actions as act
+from engine.simulate_actions import demo_hands
 from models.camera import render_frame
 from models.faces import load_faces
+from models.visible_table import VisibleTable
 from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tilesight.broker import MosquittoBroker
-from tilesight.pipeline import demo_hands
-from tilesight.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.layout import TableSpec
 

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.simulate_actions import demo_hands
 from tests.service.conftest import TILESIGHT, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
 from tilesight.demo import DemoOptions, DemoSummary, run_demo
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, demo_hands
+from tilesight.pipeline import TableEngine
 from tilesight.score_store import ScoreStore, Standing
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService

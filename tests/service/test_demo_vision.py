@@ -11,10 +11,10 @@ import pytest
 
 from engine import actions as act
 from engine.tiles import Tile
+from models.perception_check import PerceptionCheck, compare
+from models.visible_table import VisibleTable
 from tests.service.conftest import TILESIGHT
 from tilesight.outbox import Outbox
-from tilesight.perception_demo import PerceptionCheck, compare
-from tilesight.visible_table import VisibleTable
 
 
 def _demo(tmp: Path, *extra: str) -> tuple[str, list[tuple[int, str, str, str]]]:

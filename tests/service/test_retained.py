@@ -6,12 +6,13 @@ import io
 import json
 from pathlib import Path
 
+from engine.simulate_actions import demo_hands
 from tests.service.conftest import Probe, wait_until
 from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
 from tilesight.demo import DemoOptions, run_demo
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, demo_hands, discard_limit
+from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.service import TableService
 from tilesight.topics import TableTopics
 

@@ -137,8 +137,8 @@ def _camera_hand(procedure: str, seed: int, hide: int | None = None) -> tuple[Ta
     from dataclasses import replace
 
     from engine.events import to_dict
-    from tilesight.pipeline import demo_hands
-    from tilesight.visible_table import VisibleTable
+    from engine.simulate_actions import demo_hands
+    from models.visible_table import VisibleTable
 
     hand = next(iter(demo_hands(procedure, seed, 1)))
     truth, camera = Table(procedure, rules="mcr"), Table(procedure, rules="mcr")

@@ -13,7 +13,7 @@ from engine.table import Table
 from engine.tiles import Tile
 from models.camera import render_frame
 from models.camera_scoring import UNIT, exact_frames, exact_scored_hands
-from tilesight.perception_demo import installed_camera
+from models.perception_check import installed_camera
 from vision.calibration import Calibration
 from vision.detector import Detector
 from vision.engine_bridge import ActionBridge

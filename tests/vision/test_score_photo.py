@@ -17,9 +17,9 @@ from engine.notation import parse_hand, parse_tile
 from engine.rulesets import WinRequest, find_rules
 from tests.vision.test_hand_photo import camera, lay, photo
 from tilesight.cli import main
-from tilesight.commands.score_photo import ScoredPhoto, score_reading
 from vision.boxes import DetectorError
 from vision.hand_photo import read_hand
+from vision.photo_score import ScoredPhoto, score_reading
 
 HAND = "1f _ 1m 2m 3m 4p 5p 6p 9s _ 5p 5p* 5p _ back C C back _ 9s"  # 9s laid apart: self-drawn
 EXPECTED = "123m9s456p9s [555p<2] {CCCC}"  # the winning tile last, as `tilesight score` takes it

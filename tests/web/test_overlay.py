@@ -22,6 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from engine.actions import ShowKong, Win
 from engine.events import to_dict
 from engine.notation import parse_hand, parse_tile, parse_tiles
+from engine.simulate_actions import demo_hands
 from engine.table_events import WinDeclared
 from tests.engine.test_table import script
 from tests.web.conftest import (
@@ -33,7 +34,6 @@ from tests.web.conftest import (
     ws_url,
 )
 from tilesight.broker import MosquittoBroker
-from tilesight.pipeline import demo_hands
 from tilesight.web.server import page_url
 
 pytestmark = pytest.mark.browser

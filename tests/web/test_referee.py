@@ -16,6 +16,7 @@ import pytest
 
 from engine.actions import TableFault, Win
 from engine.notation import parse_hand, parse_tiles
+from engine.simulate_actions import demo_hands
 from engine.table_events import TileDiscarded, ViolationRaised
 from tests.engine.test_table import script
 from tests.web.conftest import (
@@ -28,7 +29,6 @@ from tests.web.conftest import (
     ws_url,
 )
 from tilesight.broker import MosquittoBroker
-from tilesight.pipeline import demo_hands
 
 try:
     from tilesight.table_bridge import TableBridge, emulated_table

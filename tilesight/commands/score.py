@@ -18,7 +18,7 @@ import unicodedata
 from typing import Any
 
 from engine.notation import Hand, NotationError, parse_hand, parse_tile
-from engine.rulesets import RuleSet, ScoreResult, WinRequest
+from engine.rulesets import RuleSet, ScoreResult, WinRequest, score_safely
 from engine.tiles import Wind
 
 _FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong")
@@ -140,14 +140,6 @@ def score_line(rules: RuleSet, line: str) -> dict[str, Any]:
     except RequestError as exc:
         return _error(str(exc))
     return score_safely(rules, request).to_json()
-
-
-def score_safely(rules: RuleSet, request: WinRequest) -> ScoreResult:
-    """A rule set that trips over bad extras must not end the run with a traceback."""
-    try:
-        return rules.score(request)
-    except Exception as exc:
-        return ScoreResult(total=0, valid=False, error=f"cannot score: {exc}")
 
 
 def parse_extras(items: list[str]) -> dict[str, Any]:

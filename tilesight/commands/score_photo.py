@@ -18,87 +18,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from engine.notation import Hand, NotationError, format_hand, parse_tile
-from engine.rulesets import RuleSet, ScoreResult, WinRequest
-from engine.tiles import KINDS, Tile, Wind
+from engine.notation import Hand, NotationError, parse_tile
+from engine.rulesets import RuleSet, WinRequest
+from engine.tiles import Wind
 from vision.hand_photo import read_hand
-from vision.photo_hand import Doubt, GroupKind, PhotoHand, TileGroup
+from vision.photo_hand import GroupKind, PhotoHand, TileGroup
+from vision.photo_score import score_reading
 
 PROVISIONAL_EXIT = 3
-
-
-@dataclass(frozen=True)
-class ScoredPhoto:
-    """A photographed hand scored: what was read, the request made of it, the result."""
-
-    reading: PhotoHand
-    win: Tile | None
-    request: WinRequest
-    result: ScoreResult
-    doubts: tuple[Doubt, ...]
-
-    @property
-    def provisional(self) -> bool:
-        return bool(self.doubts)
-
-    @property
-    def notation(self) -> str:
-        """The hand as ``tilesight score HAND`` takes it: the winning tile last."""
-        hand = self.reading.hand_for(self.win)
-        won = (self.win,) if self.win else ()
-        return format_hand(Hand((*hand.concealed, *won), hand.melds))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hand": self.notation,
-            "win_tile": str(self.win) if self.win else None,
-            "self_drawn": self.request.self_drawn,
-            "flowers": self.request.flowers,
-            "tiles": [t.to_dict() for t in self.reading.tiles],
-            "groups": [g.to_dict() for g in self.reading.groups],
-            "doubts": [d.to_dict() for d in self.doubts],
-            "provisional": self.provisional,
-            "result": self.result.to_json(),
-        }
-
-
-def score_reading(
-    reading: PhotoHand, chosen: Tile | None, base: WinRequest, rules: RuleSet
-) -> ScoredPhoto:
-    """Score ``reading`` won on ``chosen`` (else the tile laid apart, else the best-scoring
-    tile) with the flags and winds of ``base``; a win on the tile laid apart is self-drawn."""
-    from tilesight.commands.score import score_safely
-
-    if reading.apart is not None and chosen in (None, reading.apart):
-        base = replace(base, self_drawn=True)
-    win = chosen or reading.apart
-    guessed: tuple[Doubt, ...] = ()
-    if win is None and reading.concealed:
-        # whole: one of the tiles read won; short: a tile not laid down (any kind) did
-        whole = reading.counted >= 14
-        results = {
-            tile: score_safely(rules, replace(base, hand=reading.hand_for(tile), win_tile=tile))
-            for tile in (dict.fromkeys(reading.concealed) if whole else KINDS)
-        }
-        win = max(results, key=lambda tile: (results[tile].valid, results[tile].total))
-        if not whole or len({(r.valid, r.total) for r in results.values()}) > 1:
-            seen = "read" if whole else f"not seen ({reading.counted} tiles read)"
-            why = f"winning tile {seen}: {win} scores the most; give --win-tile"
-            guessed = (Doubt("win_tile_guessed", why),)
-    if win is None:
-        result = ScoreResult(0, valid=False, error="no concealed tile read to take as the win")
-        return ScoredPhoto(reading, None, base, result, reading.doubts)
-    request = replace(base, hand=reading.hand_for(win), win_tile=win)
-    result = score_safely(rules, request)
-    return ScoredPhoto(
-        reading, win, request, result, guessed + reading.doubts_for(win, won=result.valid)
-    )
 
 
 def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:

@@ -1,10 +1,11 @@
-"""``tilesight demo --vision``: the simulated hands seen through the real perception path.
+"""The simulated hands seen through the real perception path (``tilesight demo --vision``).
 
 After each public action of a simulated hand the table is rendered from overhead (the training
 renderer, :func:`models.camera.render_frame`) and read by the real detector, stabiliser and
 :class:`vision.reader.TableReader`. The perceived discards and melds are compared with the
 simulator's truth at the end of each hand. The engine still receives the simulator's actions (the
-referee-grade source): a disagreement is a perception warning, never a rule violation.
+referee-grade source): a disagreement is a perception warning, never a rule violation. Evaluation
+part 3b (:mod:`models.evaluate_hands`) runs the same check over many hands.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from engine import actions as act
 from models.camera import random_camera, render_frame
 from models.faces import load_faces
-from tilesight.visible_table import Key, VisibleTable
+from models.visible_table import Key, VisibleTable
 from vision.calibration import Calibration
 from vision.detector import Detector
 from vision.reader import TableReader
