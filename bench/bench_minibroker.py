@@ -17,8 +17,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tilesight.broker import MosquittoBroker, find_mosquitto
-from tilesight.minibroker import EmbeddedBroker
+from tilesight.demo.broker import MosquittoBroker, find_mosquitto
+from tilesight.demo.minibroker import EmbeddedBroker
 
 
 def _client(port: int, name: str) -> mqtt.Client:

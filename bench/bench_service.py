@@ -92,8 +92,8 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     from paho.mqtt.enums import CallbackAPIVersion
 
     from engine.simulate_actions import demo_hands
-    from tilesight.broker import MosquittoBroker
     from tilesight.config import parse_mqtt_url
+    from tilesight.demo.broker import MosquittoBroker
     from tilesight.outbox import Outbox
     from tilesight.pipeline import TableEngine
     from tilesight.service import TableService
@@ -231,8 +231,8 @@ def shard(args: argparse.Namespace) -> None:
 
 
 def load(args: argparse.Namespace) -> dict[str, Any]:
-    from tilesight.broker import MosquittoBroker
     from tilesight.config import parse_mqtt_url
+    from tilesight.demo.broker import MosquittoBroker
     from tilesight.score_store import ScoreStore
     from tilesight.scores import ScoreConsumer
 

@@ -39,7 +39,7 @@ from tests.service.test_acl import ACCOUNTS, ACL, write_passwords
 from tests.service.test_hostile_commands import NESTED
 from tests.service.test_hostile_scores import _forged_hand
 from tests.service.test_public_topics import concealed_leaks
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.mqtt_client import session_properties
 from tilesight.outbox import Outbox
 from tilesight.score_store import ScoreStore

@@ -27,10 +27,6 @@ LAZY_MODELS_IN = ("tilesight/commands/", "tilesight/demo/")  # the commands that
 
 # Known violations, as (file, imported package): keep it short, ideally empty.
 ALLOWED: set[tuple[str, str]] = {
-    # demo modules reaching models lazily, until they move into tilesight/demo/
-    ("tilesight/camera_demo.py", "models"),
-    ("tilesight/demo.py", "models"),
-    ("tilesight/demo_text.py", "models"),
     # old paths kept (resolved lazily) while bench/bench_camera_run.py in main imports them
     ("tilesight/perception_demo.py", "models"),
     ("tilesight/visible_table.py", "models"),

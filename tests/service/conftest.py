@@ -16,7 +16,7 @@ from engine.actions import Action, CommandRecord
 from engine.events import Event, make_event_id
 from engine.table_events import CommandHandled, HandEnded, HandStarted, TileDiscarded
 from engine.tiles import Tile, Wind
-from tilesight.broker import MosquittoBroker, find_mosquitto
+from tilesight.demo.broker import MosquittoBroker, find_mosquitto
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: The installed console script (``python -m tilesight.cli`` would load the CLI module twice).

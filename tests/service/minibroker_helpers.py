@@ -16,8 +16,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from tilesight.minibroker.codec import Reader
-from tilesight.minibroker.packets import (
+from tilesight.demo.minibroker.codec import Reader
+from tilesight.demo.minibroker.packets import (
     CONNACK,
     Connect,
     Packet,

@@ -13,9 +13,9 @@ import pytest
 from models.camera import render_frame
 from models.faces import load_faces
 from tests.service.conftest import Probe, wait_until
-from tilesight.broker import MosquittoBroker
 from tilesight.camera_feed import CameraFeed
 from tilesight.config import ServiceConfig
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, input_workers
 from tilesight.service import TableService

@@ -24,7 +24,7 @@ from models.camera import render_frame
 from models.faces import load_faces
 from models.visible_table import VisibleTable
 from tests.service.conftest import TILESIGHT, Probe, wait_until
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from vision.calibration import Calibration
 from vision.layout import TableSpec
 

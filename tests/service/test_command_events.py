@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.actions import TableFault
 from tests.service.conftest import Probe, make_service, wait_until
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.pipeline import TableEngine
 from tilesight.remote_commands import CommandError
 

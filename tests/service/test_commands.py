@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Washout
 from tests.service.conftest import Probe, make_service, wait_until
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.remote_commands import PAYLOADS, CommandError, ResyncRequest, parse_command
 
 REPLY = "tilesight/v1/cup/T1/reply/probe"

@@ -18,9 +18,9 @@ import pytest
 
 from engine.simulate_actions import demo_hands
 from tests.service.conftest import TILESIGHT, wait_until
-from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
-from tilesight.demo import DemoOptions, DemoSummary, run_demo
+from tilesight.demo.broker import MosquittoBroker
+from tilesight.demo.play import DemoOptions, DemoSummary, run_demo
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine
 from tilesight.score_store import ScoreStore, Standing

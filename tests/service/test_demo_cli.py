@@ -53,7 +53,7 @@ def test_the_live_log_tells_an_unscored_win_and_its_later_score() -> None:
     from engine.notation import parse_hand, parse_tile
     from engine.table import Table
     from tests.engine.test_table import script
-    from tilesight.demo import describe
+    from tilesight.demo.play import describe
 
     table = Table("log", rules="mcr")
     deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
@@ -75,7 +75,7 @@ def test_the_live_log_says_when_a_self_drawn_tile_was_not_seen() -> None:
     from engine.table import Table
     from engine.table_events import WinDeclared
     from tests.engine.test_table import script
-    from tilesight.demo import describe
+    from tilesight.demo.play import describe
 
     table = Table("log", rules="mcr")
     deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))

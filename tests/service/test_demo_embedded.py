@@ -11,8 +11,8 @@ import pytest
 
 from tests.service.conftest import TILESIGHT
 from tests.service.minibroker_helpers import Client
-from tilesight import broker as broker_module
-from tilesight.broker import BrokerError, choose_broker
+from tilesight.demo import broker as broker_module
+from tilesight.demo.broker import BrokerError, choose_broker
 from tilesight.score_store import ScoreStore
 
 

@@ -16,8 +16,8 @@ from engine.actions import Washout
 from tests.service.conftest import Probe, make_service, wait_until
 from tests.service.hostile_helpers import REPLY, replies, send
 from tests.test_fuzz_inputs import JSON, _action_dicts
-from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine
 from tilesight.remote_commands import PAYLOADS

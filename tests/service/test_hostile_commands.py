@@ -24,7 +24,7 @@ from tests.service.hostile_helpers import (
     wait_online,
     write_config,
 )
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 
 NESTED = b'{"epoch": ' + b"[" * 5000 + b"]" * 5000 + b', "from_seq": 1, "to_seq": 2}'
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from engine.actions import Washout
 from tests.service.conftest import TILESIGHT, Probe, make_service, wait_until
 from tests.service.test_acl import ACCOUNTS, secured_broker  # noqa: F401 - fixture
-from tilesight.broker import MosquittoBroker, free_port
 from tilesight.config import parse_mqtt_url
+from tilesight.demo.broker import MosquittoBroker, free_port
 from tilesight.score_store import ScoreStore
 from tilesight.scores import ScoreConsumer
 

@@ -19,7 +19,7 @@ from tests.service.hostile_helpers import (
     wait_online,
     write_config,
 )
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.outbox import Outbox
 
 GOOD = [

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.service.minibroker_helpers import Client, RawClient, publish_properties, wait_until
-from tilesight.minibroker import EmbeddedBroker
-from tilesight.minibroker.codec import MESSAGE_EXPIRY, SESSION_EXPIRY, WILL_DELAY
-from tilesight.minibroker.packets import PUBACK, Ack, Connect, Simple, Subscribe, Will
+from tilesight.demo.minibroker import EmbeddedBroker
+from tilesight.demo.minibroker.codec import MESSAGE_EXPIRY, SESSION_EXPIRY, WILL_DELAY
+from tilesight.demo.minibroker.packets import PUBACK, Ack, Connect, Simple, Subscribe, Will
 
 
 @pytest.fixture

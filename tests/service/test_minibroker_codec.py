@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilesight.minibroker.codec import (
+from tilesight.demo.minibroker.codec import (
     CORRELATION_DATA,
     MAX_VBI,
     MESSAGE_EXPIRY,
@@ -21,7 +21,7 @@ from tilesight.minibroker.codec import (
     Reader,
     encode_vbi,
 )
-from tilesight.minibroker.packets import (
+from tilesight.demo.minibroker.packets import (
     PUBACK,
     SUBACK,
     Ack,
@@ -34,8 +34,8 @@ from tilesight.minibroker.packets import (
     decode_packet,
     encode_packet,
 )
-from tilesight.minibroker.sessions import Delivery, Message, Session, outgoing_packet
-from tilesight.minibroker.topics import check_filter, matches, split_shared
+from tilesight.demo.minibroker.sessions import Delivery, Message, Session, outgoing_packet
+from tilesight.demo.minibroker.topics import check_filter, matches, split_shared
 
 text = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=30)
 topic = text.filter(lambda t: t and "+" not in t and "#" not in t)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from engine.simulate_actions import demo_hands
 from tests.service.conftest import Probe, wait_until
-from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
-from tilesight.demo import DemoOptions, run_demo
+from tilesight.demo.broker import MosquittoBroker
+from tilesight.demo.play import DemoOptions, run_demo
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.service import TableService

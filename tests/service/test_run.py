@@ -13,7 +13,7 @@ import pytest
 
 from devices.emulator import Emulator
 from tests.service.conftest import TILESIGHT, Probe, wait_until
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.supervisor import Supervisor
 
 REPLY = "tilesight/v1/hall/T05/reply/ref"

@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 
 from tests.service.conftest import Probe, wait_until
-from tilesight.broker import MosquittoBroker
-from tilesight.demo import DemoOptions, run_demo
+from tilesight.demo.broker import MosquittoBroker
+from tilesight.demo.play import DemoOptions, run_demo
 from tilesight.schema import build_schema, load_schema
 
 

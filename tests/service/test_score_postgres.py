@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.service.conftest import TILESIGHT, wait_until
-from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.score_store import (
     BaseScoreStore,
     ScoreStore,
@@ -162,7 +162,7 @@ def test_concurrent_writers_on_postgres_never_double_count(pg_url: str):
 def test_shared_subscription_consumers_write_one_postgres_database(
     broker: MosquittoBroker, pg_url: str, tmp_path: Path
 ):
-    from tilesight.demo import DemoOptions, run_demo
+    from tilesight.demo.play import DemoOptions, run_demo
     from tilesight.scores import ScoreConsumer
 
     consumers = [

@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 from tests.service.conftest import TILESIGHT, wait_until
-from tilesight.broker import MosquittoBroker
-from tilesight.demo import DemoOptions, run_demo
+from tilesight.demo.broker import MosquittoBroker
+from tilesight.demo.play import DemoOptions, run_demo
 from tilesight.score_store import ScoreStore
 
 

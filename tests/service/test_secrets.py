@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.service.conftest import TILESIGHT
 from tests.service.hostile_helpers import table_process, write_config
 from tests.service.test_acl import ACCOUNTS, secured_broker  # noqa: F401 - fixture
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 
 
 def _demo(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

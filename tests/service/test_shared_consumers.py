@@ -6,9 +6,9 @@ import io
 from pathlib import Path
 
 from tests.service.conftest import wait_until
-from tilesight.broker import MosquittoBroker
 from tilesight.config import parse_mqtt_url
-from tilesight.demo import DemoOptions, run_demo
+from tilesight.demo.broker import MosquittoBroker
+from tilesight.demo.play import DemoOptions, run_demo
 from tilesight.score_store import ScoreStore
 from tilesight.scores import ScoreConsumer
 

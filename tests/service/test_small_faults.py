@@ -17,7 +17,7 @@ import pytest
 from devices.emulator import Emulator
 from tests.service.conftest import TILESIGHT, Probe, make_service, wait_until
 from tests.service.hostile_helpers import REPLY, replies, send
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.table_bridge import TableBridge, emulated_table
 from vision.capture import CaptureError, read_image
 from vision.image_limits import header_size

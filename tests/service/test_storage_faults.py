@@ -13,7 +13,7 @@ import pytest
 
 from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tests.service.hostile_helpers import ROOT, send, table_process, wait_online, write_config
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.supervisor import Supervisor
 
 #: Bytes any file of the process may grow to: the outbox's write-ahead log soon hits it and

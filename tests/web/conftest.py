@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tilesight.broker import MosquittoBroker, find_mosquitto, free_port
+from tilesight.demo.broker import MosquittoBroker, find_mosquitto, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"

@@ -33,7 +33,7 @@ from tests.web.conftest import (
     wait_js,
     ws_url,
 )
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 from tilesight.web.server import page_url
 
 pytestmark = pytest.mark.browser

@@ -28,7 +28,7 @@ from tests.web.conftest import (
     wait_until,
     ws_url,
 )
-from tilesight.broker import MosquittoBroker
+from tilesight.demo.broker import MosquittoBroker
 
 try:
     from tilesight.table_bridge import TableBridge, emulated_table

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tilesight.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
 from tilesight.cli import main
+from tilesight.demo.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
 from tilesight.web.server import WEB_DIR, WebServer, page_url, websockets_listener
 from tilesight.web.tiles import GLYPH_CHARS, GLYPHS, SPRITE, sprite, tile_codes
 

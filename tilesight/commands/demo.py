@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     import sys
 
     from tilesight.cli import CliError
-    from tilesight.demo import DemoOptions, run_demo
+    from tilesight.demo.play import DemoOptions, run_demo
     from tilesight.supervisor import setup_logging
 
     if args.hands < 1 or args.hands > 64:

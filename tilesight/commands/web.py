@@ -91,8 +91,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _private_broker(stack: contextlib.ExitStack) -> tuple[str, str]:
     """A private Mosquitto with a WebSockets listener: (MQTT URL, WebSockets URL)."""
-    from tilesight.broker import BrokerError, MosquittoBroker, free_port, wait_for_port
     from tilesight.cli import CliError
+    from tilesight.demo.broker import BrokerError, MosquittoBroker, free_port, wait_for_port
 
     try:
         broker = stack.enter_context(MosquittoBroker(ws_port=free_port()))
@@ -105,7 +105,7 @@ def _private_broker(stack: contextlib.ExitStack) -> tuple[str, str]:
 
 
 def _play(args: argparse.Namespace, mqtt_url: str, out: Any) -> None:
-    from tilesight.demo import DemoOptions, run_demo
+    from tilesight.demo.play import DemoOptions, run_demo
 
     options = DemoOptions(
         mqtt=mqtt_url,

@@ -1,6 +1,6 @@
 """``EmbeddedBroker``: the MQTT 5 broker on one background thread, bound to 127.0.0.1.
 
-Same surface as ``tilesight.broker.MosquittoBroker`` where the demo needs it (``start``,
+Same surface as ``tilesight.demo.broker.MosquittoBroker`` where the demo needs it (``start``,
 ``close``, ``url``, ``port``, context manager). No authentication and no ACLs: it is for the
 demo and tests on one machine, never for a hall.
 """
@@ -11,7 +11,7 @@ import asyncio
 import logging
 import threading
 
-from tilesight.minibroker.server import BrokerServer, Connection
+from tilesight.demo.minibroker.server import BrokerServer, Connection
 
 log = logging.getLogger("tilesight.minibroker")
 

@@ -20,12 +20,12 @@ from engine.events import Event, to_dict
 from engine.procedures import find_procedure
 from engine.simulate_actions import demo_hands
 from engine.table import Table
-from tilesight.demo_text import print_progress
+from tilesight.demo.console import print_progress
 from vision.engine_bridge import ActionBridge
 
 if TYPE_CHECKING:
     from models.perception_check import PerceptionCheck
-    from tilesight.demo import DemoOptions, DemoSummary
+    from tilesight.demo.play import DemoOptions, DemoSummary
     from tilesight.service import TableService
     from tilesight.table_bridge import TableBridge
 

@@ -12,7 +12,7 @@ import logging
 import time
 import uuid
 
-from tilesight.minibroker.codec import (
+from tilesight.demo.minibroker.codec import (
     ASSIGNED_CLIENT_ID,
     MAXIMUM_QOS,
     RECEIVE_MAXIMUM,
@@ -24,7 +24,7 @@ from tilesight.minibroker.codec import (
     ProtocolError,
     get_property,
 )
-from tilesight.minibroker.packets import (
+from tilesight.demo.minibroker.packets import (
     DISCONNECT,
     PINGREQ,
     PINGRESP,
@@ -42,8 +42,8 @@ from tilesight.minibroker.packets import (
     encode_connack,
     encode_packet,
 )
-from tilesight.minibroker.sessions import Delivery, Message, Router, Session, SubOptions
-from tilesight.minibroker.topics import check_filter
+from tilesight.demo.minibroker.sessions import Delivery, Message, Router, Session, SubOptions
+from tilesight.demo.minibroker.topics import check_filter
 
 log = logging.getLogger("tilesight.minibroker")
 

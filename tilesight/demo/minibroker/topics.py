@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tilesight.minibroker.codec import ProtocolError
+from tilesight.demo.minibroker.codec import ProtocolError
 
 
 def check_filter(topic_filter: str) -> None:

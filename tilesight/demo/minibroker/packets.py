@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from tilesight.minibroker.codec import (
+from tilesight.demo.minibroker.codec import (
     Properties,
     ProtocolError,
     Reader,

@@ -1,7 +1,7 @@
 """A private Mosquitto on a free port, with a generated configuration.
 
 Used by ``tilesight demo`` when no broker is given (``choose_broker`` falls back to the
-embedded broker in ``tilesight.minibroker`` when Mosquitto is missing), and by the tests, which
+embedded broker in ``tilesight.demo.minibroker`` when Mosquitto is missing), and by the tests, which
 must never touch a broker on 1883. The broker can be killed (SIGKILL, as a crash would) and
 restarted on the same port, which is how the delivery guarantees are tested.
 """
@@ -260,7 +260,7 @@ def choose_broker(configured_url: str | None = None, choice: str = "auto") -> Ch
         mosquitto = MosquittoBroker().start()
         chosen = ChosenBroker("mosquitto", mosquitto.url, mosquitto)
     else:
-        from tilesight.minibroker import EmbeddedBroker  # noqa: PLC0415 - only when needed
+        from tilesight.demo.minibroker import EmbeddedBroker  # noqa: PLC0415 - only when needed
 
         embedded = EmbeddedBroker().start()
         chosen = ChosenBroker("embedded", embedded.url, embedded)

@@ -25,9 +25,9 @@ from engine.actions import HandStart
 from engine.events import Event
 from engine.procedures import find_procedure
 from engine.simulate_actions import demo_hands
-from tilesight.broker import choose_broker
 from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
-from tilesight.demo_text import describe, print_progress, print_summary
+from tilesight.demo.broker import choose_broker
+from tilesight.demo.console import describe, print_progress, print_summary
 from tilesight.outbox import Outbox
 from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
@@ -177,7 +177,7 @@ def _play(
 ) -> None:
     check = _perception_check(options, out)
     if options.camera_only and check is not None:
-        from tilesight.camera_demo import play_camera_only  # noqa: PLC0415 - heavy, opt-in
+        from tilesight.demo.camera_only import play_camera_only  # noqa: PLC0415 - heavy, opt-in
 
         play_camera_only(service, bridge, check, options=options, summary=summary, out=out)
         return

@@ -13,15 +13,15 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tilesight.minibroker.codec import (
+from tilesight.demo.minibroker.codec import (
     FORWARDED,
     MESSAGE_EXPIRY,
     SUBSCRIPTION_ID,
     Properties,
     get_property,
 )
-from tilesight.minibroker.packets import Publish, encode_packet
-from tilesight.minibroker.topics import matches, split_shared
+from tilesight.demo.minibroker.packets import Publish, encode_packet
+from tilesight.demo.minibroker.topics import matches, split_shared
 
 log = logging.getLogger("tilesight.minibroker")
 

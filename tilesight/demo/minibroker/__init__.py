@@ -1,5 +1,5 @@
 """A small MQTT 5 broker for ``tilesight demo`` on machines without Mosquitto (demo only)."""
 
-from tilesight.minibroker.embedded import EmbeddedBroker
+from tilesight.demo.minibroker.embedded import EmbeddedBroker
 
 __all__ = ["EmbeddedBroker"]
