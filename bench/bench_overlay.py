@@ -27,8 +27,8 @@ from engine.simulate_actions import demo_hands  # noqa: E402
 from tilesight.config import parse_mqtt_url  # noqa: E402
 from tilesight.demo.broker import MosquittoBroker, free_port, wait_for_port  # noqa: E402
 from tilesight.outbox import Outbox  # noqa: E402
-from tilesight.pipeline import TableEngine, discard_limit  # noqa: E402
 from tilesight.service import TableService  # noqa: E402
+from tilesight.table_engine import TableEngine, discard_limit  # noqa: E402
 from tilesight.topics import TableTopics  # noqa: E402
 from tilesight.web.server import WebServer, page_url  # noqa: E402
 

@@ -95,8 +95,8 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     from tilesight.config import parse_mqtt_url
     from tilesight.demo.broker import MosquittoBroker
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableEngine
     from tilesight.service import TableService
+    from tilesight.table_engine import TableEngine
     from tilesight.topics import TableTopics
 
     received: dict[str, float] = {}

@@ -28,8 +28,9 @@ from tilesight.command_runner import LANES, CommandRunner
 from tilesight.config import MqttEndpoint, TlsConfig
 from tilesight.mqtt import TableLink
 from tilesight.outbox import Outbox
-from tilesight.pipeline import GameEngine, public_event, state_payload
+from tilesight.state_payload import state_payload
 from tilesight.supervisor import Supervisor
+from tilesight.table_engine import GameEngine, public_event
 from tilesight.topics import TableTopics
 
 log = logging.getLogger("tilesight.service")

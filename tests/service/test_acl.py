@@ -16,9 +16,9 @@ from tests.engine.test_table import DEAL, script
 from tests.service.conftest import REPO_ROOT, Probe, make_service, wait_until
 from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port
-from tilesight.pipeline import TableEngine
 from tilesight.score_store import ScoreStore
 from tilesight.scores import ScoreConsumer
+from tilesight.table_engine import TableEngine
 
 ACCOUNTS = {
     "T1": "t1-pw",

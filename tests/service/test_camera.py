@@ -16,10 +16,11 @@ from tests.service.conftest import Probe, wait_until
 from tilesight.camera_feed import CameraFeed
 from tilesight.config import ServiceConfig
 from tilesight.demo.broker import MosquittoBroker
+from tilesight.input_workers import input_workers
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, input_workers
 from tilesight.service import TableService
 from tilesight.supervisor import Supervisor
+from tilesight.table_engine import TableEngine
 from tilesight.topics import TableTopics
 from vision.calibration import Calibration
 from vision.layout import TableSpec

@@ -19,7 +19,7 @@ from models.camera_scoring import UNIT, exact_frames, laid_down
 from models.visible_table import VisibleTable
 from tilesight.camera_feed import CameraFeed, hold_frames_for
 from tilesight.config import ServiceConfig
-from tilesight.pipeline import TableEngine
+from tilesight.table_engine import TableEngine
 from vision.layout import TableSpec
 from vision.reader import TableReader
 from vision.resume import prime_reader

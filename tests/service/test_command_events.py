@@ -11,8 +11,8 @@ from typing import Any
 from engine.actions import TableFault
 from tests.service.conftest import Probe, make_service, wait_until
 from tilesight.demo.broker import MosquittoBroker
-from tilesight.pipeline import TableEngine
 from tilesight.remote_commands import CommandError
+from tilesight.table_engine import TableEngine
 
 ROOT = "tilesight/v1/cup/T1"
 REPLY = f"{ROOT}/reply/probe"

@@ -22,10 +22,10 @@ from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker
 from tilesight.demo.play import DemoOptions, DemoSummary, run_demo
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine
 from tilesight.score_store import ScoreStore, Standing
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
+from tilesight.table_engine import TableEngine
 from tilesight.topics import TableTopics
 
 HANDS, SEED = 3, 11

@@ -19,10 +19,10 @@ from tests.test_fuzz_inputs import JSON, _action_dicts
 from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine
 from tilesight.remote_commands import PAYLOADS
 from tilesight.score_store import ScoreStore
 from tilesight.scores import ScoreConsumer
+from tilesight.table_engine import TableEngine
 
 PROCESS = settings(
     max_examples=4,

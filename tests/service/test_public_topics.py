@@ -14,7 +14,7 @@ from engine.simulate_actions import demo_hands
 from tests.service.conftest import Probe, make_service, wait_until
 from tests.service.test_acl import ACCOUNTS, _url, secured_broker  # noqa: F401 - fixture
 from tilesight.demo.broker import MosquittoBroker
-from tilesight.pipeline import TableEngine
+from tilesight.table_engine import TableEngine
 
 #: Where a public payload may hold several tiles in one string: a winning hand, revealed.
 REVEALED = {"hand", "meld", "win_tile", "sets"}

@@ -12,8 +12,8 @@ from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker
 from tilesight.demo.play import DemoOptions, run_demo
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.service import TableService
+from tilesight.table_engine import TableEngine, discard_limit
 from tilesight.topics import TableTopics
 
 

@@ -147,8 +147,8 @@ def table_service(
     ``procedure`` names another, e.g. ``log`` for a camera-only table)."""
     from tilesight.config import parse_mqtt_url
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableEngine, discard_limit
     from tilesight.service import TableService
+    from tilesight.table_engine import TableEngine, discard_limit
     from tilesight.topics import TableTopics
 
     outbox = Outbox(workdir / f"outbox-{table}.sqlite")

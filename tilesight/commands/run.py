@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,17 +39,15 @@ def _run(args: argparse.Namespace) -> int:
 
 def run_table(config: ServiceConfig) -> int:
     """Wire one table from its configuration and run it until a signal arrives."""
-    import functools
-    import logging
-
     from engine.procedures import find_procedure
     from tilesight.camera_check import load_calibration
     from tilesight.camera_feed import CameraFeed
+    from tilesight.input_workers import input_workers
     from tilesight.outbox import Outbox
-    from tilesight.pipeline import TableEngine, discard_limit, input_workers
     from tilesight.service import TableService
     from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
     from tilesight.table_bridge import TableBridge
+    from tilesight.table_engine import TableEngine, discard_limit
     from tilesight.topics import TableTopics
 
     setup_logging(config.log_level)
@@ -129,8 +129,6 @@ def _follow_hand(feed: CameraFeed, *, shuffling_table: bool) -> None:
     to roll the dice, a new hand from now when none was played yet, or, when the journal's
     last hand is over, the next one once the cameras see the table cleared
     (:meth:`CameraFeed.table_cleared`, as after every hand)."""
-    import logging
-
     log = logging.getLogger("tilesight.run")
     if feed.resume():
         log.info("hand %s resumes", feed.hand_number())

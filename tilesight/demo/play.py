@@ -29,11 +29,11 @@ from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
 from tilesight.demo.broker import choose_broker
 from tilesight.demo.console import describe, print_progress, print_summary
 from tilesight.outbox import Outbox
-from tilesight.pipeline import TableEngine, discard_limit
 from tilesight.score_store import ScoreStore, format_standings
 from tilesight.scores import ScoreConsumer
 from tilesight.service import TableService
 from tilesight.table_bridge import TableBridge, emulated_table
+from tilesight.table_engine import TableEngine, discard_limit
 from tilesight.topics import TableTopics
 
 __all__ = ["DemoOptions", "DemoSummary", "describe", "print_progress", "print_summary", "run_demo"]
