@@ -34,12 +34,12 @@ from tilesight.mqtt_client import make_client, new_properties, session_propertie
 from tilesight.outbox import Outbox, OutboxRow
 from tilesight.topics import TableTopics
 
-__all__ = ["CommandMessage", "TableLink", "make_client", "new_properties", "session_properties"]
+__all__ = ["CommandMessage", "MqttLink", "make_client", "new_properties", "session_properties"]
 
 log = logging.getLogger("tilesight.mqtt")
 
 
-class TableLink:
+class MqttLink:
     """One table's connection; thread-safe ``publish_row``/``publish_state``/``reply``.
 
     ``on_command`` returns True once the command is stored (then it is acknowledged);

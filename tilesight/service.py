@@ -26,7 +26,7 @@ from tilesight.bounded_json import loads_bounded
 from tilesight.command_journal import CommandMessage
 from tilesight.command_runner import LANES, CommandRunner
 from tilesight.config import MqttEndpoint, TlsConfig
-from tilesight.mqtt import TableLink
+from tilesight.mqtt import MqttLink
 from tilesight.outbox import Outbox
 from tilesight.state_payload import state_payload
 from tilesight.supervisor import Supervisor
@@ -82,7 +82,7 @@ class TableService:
         # the latest commands run and replies sent, in order (bounded: the service runs for days)
         self.executed: collections.deque[str] = collections.deque(maxlen=1000)
         self.replies: collections.deque[dict[str, Any]] = collections.deque(maxlen=1000)
-        self.link = TableLink(
+        self.link = MqttLink(
             endpoint,
             topics,
             outbox,

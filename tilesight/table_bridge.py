@@ -1,7 +1,7 @@
 """The shuffling table (devices) coupled to the service: driver notices in, referee verbs out.
 
-Driver notices go through :class:`tilesight.table_link.TableLink` (what they mean at a mahjong
-table); dice become the next hand's wall break, faults become ``table_fault`` events, state
+Driver notices go through :class:`tilesight.table_notices.NoticeTranslator` (what they mean at a
+mahjong table); dice become the next hand's wall break, faults become ``table_fault`` events, state
 changes update the retained state. :func:`emulated_table` serves the demo and tests.
 """
 
@@ -19,10 +19,10 @@ from devices.emulator import Emulator
 from devices.link import TableError
 from engine import actions as act
 from tilesight.remote_commands import CommandError
-from tilesight.table_link import (
+from tilesight.table_notices import (
     LinkRecord,
+    NoticeTranslator,
     RefereeAlert,
-    TableLink,
     TableState,
     WallBreak,
     WallsBuilt,
@@ -50,7 +50,7 @@ class TableBridge:
     ) -> None:
         self.service = service
         self.tile_count = tile_count
-        self.link = TableLink(east_side=east_side)
+        self.link = NoticeTranslator(east_side=east_side)
         self.driver: TableDriver | None = None
         self.on_record = on_record
         #: Called with the dice totals once the procedure's rolls are in (run mode: new hand).

@@ -9,9 +9,9 @@ from devices.codes import FaultCode, Recovery, Severity, State
 from devices.driver import DeviceResetDetected, LinkLost, TableDriver
 from engine.tiles import Wind
 from tests.devices.conftest import Recorder
-from tilesight.table_link import (
+from tilesight.table_notices import (
+    NoticeTranslator,
     RefereeAlert,
-    TableLink,
     TableState,
     WallBreak,
     WallsBuilt,
@@ -23,14 +23,14 @@ from tilesight.table_link import (
     ("dice", "offset"), [((1, 1), 1), ((3, 2), 0), ((6, 6), 3), ((2, 1), 2), ((4, 5), 0)]
 )
 def test_dice_set_the_wall_break(dice: tuple[int, int], offset: int) -> None:
-    (record,) = TableLink().records(ev.EventRecord(9, 0, ev.DiceRolled(dice)))
+    (record,) = NoticeTranslator().records(ev.EventRecord(9, 0, ev.DiceRolled(dice)))
     assert record == WallBreak(dice, sum(dice), offset)
 
 
 def test_short_side_becomes_referee_alert_with_seat() -> None:
     fault = ev.Fault(FaultCode.TILE_COUNT_MISMATCH, 3, Severity.RECOVERABLE,
                      Recovery.OPERATOR_THEN_CLEAR, 36, 35)  # fmt: skip
-    (alert,) = TableLink(east_side=2).records(ev.EventRecord(4, 0, fault))
+    (alert,) = NoticeTranslator(east_side=2).records(ev.EventRecord(4, 0, fault))
     assert isinstance(alert, RefereeAlert)
     assert (alert.kind, alert.seat, alert.expected, alert.counted) == (
         "tile_count_mismatch", Wind.SOUTH, 36, 35,
@@ -40,7 +40,7 @@ def test_short_side_becomes_referee_alert_with_seat() -> None:
 
 
 def test_jam_state_reset_and_link_notices() -> None:
-    link = TableLink()
+    link = NoticeTranslator()
     jam = ev.Fault(FaultCode.PUSH_JAM, 1, Severity.RECOVERABLE, Recovery.OPERATOR_THEN_CLEAR)
     assert link.records(ev.EventRecord(3, 0, jam))[0].kind == "jam"
     assert link.records(ev.EventRecord(2, 0, ev.StateChanged(State.IDLE, State.SHUFFLING))) == [
@@ -62,6 +62,6 @@ def test_live_emulator_notices_map_to_records(make_emulator) -> None:  # type: i
         values = table.roll_dice().values
         recorder.wait_for(lambda n: isinstance(n, ev.EventRecord) and
                           isinstance(n.body, ev.DiceRolled))  # fmt: skip
-    link = TableLink()
+    link = NoticeTranslator()
     records = [r for notice in recorder.notices for r in link.records(notice)]
     assert WallBreak(values, sum(values), (sum(values) - 1) % 4) in records

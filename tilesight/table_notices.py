@@ -72,7 +72,7 @@ def record_to_dict(record: LinkRecord) -> dict[str, Any]:
     return {"kind": record.kind, **data}
 
 
-class TableLink:
+class NoticeTranslator:
     """Stateless apart from the seating: ``records(notice)`` for each driver notice."""
 
     def __init__(self, *, east_side: int = 1) -> None:
