@@ -1,6 +1,6 @@
 """The automatic shuffling table: protocol, driver and emulator (docs/table-protocol.md).
 
-Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) → ``payload``,
+Layers, each importing only the ones before it: ``framing`` (COBS + CRC, pure) → ``message_base``,
 ``device_events``, ``replies``, ``messages`` (payload dataclasses, one registry) → ``transport``
 (pyserial URLs) → ``link`` (sequence numbers, idempotent retries) → ``connection``
 (reconnects, heartbeat poller) → ``driver`` (:class:`~devices.driver.TableDriver`, the typed

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from devices.codes import NakReason, State
 from devices.framing import MAX_PAYLOAD, Flag, Frame
-from devices.payload import Message, MessageError, Opcode, unpack
+from devices.message_base import Message, MessageError, Opcode, unpack
 from devices.replies import (
     EVENTS_HEADER_SIZE,
     STATUS_DICE_ROLLING,

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from devices.codes import FaultCode, Severity, State
 from devices.device_events import EventRecord, decode_records, encode_record
-from devices.payload import Message, MessageError, Opcode, unpack
+from devices.message_base import Message, MessageError, Opcode, unpack
 
 _INFO = struct.Struct(">BBBBBHB")
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devices.framing import BadFrame, Frame, FrameDecoder, FrameError, decode_body
+from devices.message_base import MessageError
 from devices.messages import decode_message
-from devices.payload import MessageError
 from engine.action_bounds import field_problem
 from engine.actions import ActionFormatError, action_from_dict, action_types, check_action
 from engine.tablelog import TableLogError, read_tablelog
