@@ -26,8 +26,8 @@ from typing import Any
 
 
 def detector_for(setting: str, expert_path: Path, boxes_path: Path) -> Any:
-    from vision.boxes import OnnxBoxes
     from vision.detector import Detector, OnnxClassifier
+    from vision.detector_backends import OnnxBoxes
 
     boxes = OnnxBoxes(boxes_path)
     if setting == "noreread":
@@ -54,9 +54,9 @@ def main() -> None:
     from models.dataset import random_spec
     from models.faces import class_names, load_faces
     from models.metrics import Sample, reading_errors
-    from vision.boxes import WEIGHTS
     from vision.calibration import Calibration
     from vision.detector import EXPERT_NAME
+    from vision.detector_backends import WEIGHTS
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, nargs="+", default=[9100, 9000])

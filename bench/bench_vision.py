@@ -102,7 +102,7 @@ def _stop_their_busy_waiting() -> None:
     """mahjong-detector's session rebuilt with ours's thread setting: ONNX Runtime's default
     worker threads spin for a while after each run, and on two cores that spinning takes the
     CPU from whatever runs next (our frame, when interleaved); ours never spin
-    (vision.boxes.onnx_session)."""
+    (vision.detector_backends.onnx_session)."""
     import sys
 
     import onnxruntime as ort

@@ -17,8 +17,8 @@ from models.camera import TABLE_PX, Frame, rectify, render_frame
 from models.cc0_art import cc0_faces
 from models.faces import class_names, load_faces
 from models.flower_art import flower_faces
-from vision.boxes import detector_view
 from vision.crops import CLASSES_OUT, crop_tile, output_index
+from vision.detector_backends import detector_view
 from vision.layout import RIVER_COLUMNS, RIVER_ROWS, WALL_STACKS, MeldSpec, TableSpec
 
 CAMERASH_LABELS = {  # classes.csv index -> engine notation

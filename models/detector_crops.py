@@ -20,8 +20,8 @@ import numpy as np
 from models.camera import canvas_labels
 from models.dataset import face_sets, rectified_scene
 from models.metrics import iou
-from vision.boxes import OnnxBoxes
 from vision.crops import crop_tile, is_sideways, output_index
+from vision.detector_backends import OnnxBoxes
 
 
 def write_detector_crops(

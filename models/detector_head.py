@@ -7,8 +7,9 @@ An ultralytics ONNX export ends by turning every one of the 8400 anchors' 64 box
 box: a softmax over 16 distance bins laid out across the wrong axis, which ONNX Runtime runs
 slowly (15 of 49 ms per 640 px frame on this CPU, more than any convolution). The cut model
 outputs the raw logits (``box_logits``, 1 x 64 x 8400) and the class scores (``scores``,
-1 x classes x 8400); ``vision.boxes.decode_boxes`` decodes only the anchors that score above
-the threshold, typically a few hundred. The network is unchanged, so the boxes are identical.
+1 x classes x 8400); ``vision.detector_backends.decode_boxes`` decodes only the anchors that
+score above the threshold, typically a few hundred. The network is unchanged, so the boxes are
+identical.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import WEIGHTS
 from vision.crops import BACK_INDEX, kind_probabilities
+from vision.detector_backends import WEIGHTS
 
 BATCH = 2048
 

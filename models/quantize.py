@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import WEIGHTS
+from vision.detector_backends import WEIGHTS
 
 INT8_NAME = "classifier-int8.onnx"
 
@@ -32,9 +32,9 @@ def calibration_batches(tables: int = 24, seed: int = 99) -> Iterator[np.ndarray
     from models.camera import TABLE_PX, render_frame
     from models.dataset import random_spec
     from models.faces import load_faces
-    from vision.boxes import OnnxBoxes
     from vision.calibration import Calibration
     from vision.crops import crop_tile
+    from vision.detector_backends import OnnxBoxes
 
     rng = np.random.default_rng(seed)
     faces = {name: [image] for name, image in load_faces().items()}

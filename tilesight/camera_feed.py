@@ -186,16 +186,9 @@ def hold_frames_for(fps: float) -> dict[str, int]:
 
 
 def _detector(config: ServiceConfig) -> Any:
-    from vision.boxes import BoxBackend, OnnxBoxes, UltralyticsBoxes  # noqa: PLC0415
     from vision.detector import Detector  # noqa: PLC0415
+    from vision.detector_backends import box_backend  # noqa: PLC0415
 
     options = config.detector
-    if options.backend == "ultralytics":
-        if options.model is None:
-            raise ValueError("detector backend 'ultralytics' needs [detector] model")
-        boxes: BoxBackend = UltralyticsBoxes(options.model, threshold=options.confidence)
-    elif options.model is not None:
-        boxes = OnnxBoxes(options.model, threshold=options.confidence)
-    else:
-        boxes = OnnxBoxes(threshold=options.confidence)
+    boxes = box_backend(options.backend, options.model, options.confidence)
     return Detector(boxes=boxes, use_expert=options.expert)

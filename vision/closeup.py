@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import crop_probabilities, onnx_session
 from vision.crops import TILE_NAMES, crop_tile
+from vision.detector_backends import crop_probabilities, onnx_session
 
 CLOSEUP_W, CLOSEUP_H = 72, 96
 FIRST_FLOWER = TILE_NAMES.index("1f")

@@ -15,17 +15,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import (
-    CANVAS,
-    WEIGHTS,
-    BoxBackend,
-    DetectorError,
-    OnnxBoxes,
-    crop_probabilities,
-    drop_straddlers,
-    nms,
-    onnx_session,
-)
 from vision.calibration import Calibration
 from vision.closeup import MIN_SIDE, CloseupReader
 from vision.crop_memory import CropMemory
@@ -38,6 +27,17 @@ from vision.crops import (
     is_sideways,
     kind_probabilities,
     turned_half,
+)
+from vision.detector_backends import (
+    CANVAS,
+    WEIGHTS,
+    BoxBackend,
+    DetectorError,
+    OnnxBoxes,
+    crop_probabilities,
+    drop_straddlers,
+    nms,
+    onnx_session,
 )
 from vision.layout import TILE_W
 from vision.square_boxes import reread_unsure_faces, settle_square_boxes

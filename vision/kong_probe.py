@@ -19,9 +19,9 @@ from typing import cast
 
 import numpy as np
 
-from vision.boxes import CANVAS
 from vision.crops import crop_tile, kind_probabilities
 from vision.detector import Detection
+from vision.detector_backends import CANVAS
 from vision.layout import HAND_V, TILE_W, to_table
 from vision.zones import place_of
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.boxes import WEIGHTS
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
+from vision.detector_backends import WEIGHTS
 from vision.photo_boxes import OrientedBox, PhotoBoxes, squared_to_edges
 
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted

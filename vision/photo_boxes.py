@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import WEIGHTS, DetectorError, onnx_session
+from vision.detector_backends import WEIGHTS, DetectorError, onnx_session
 
 OVERLAP = 0.25  # of a window, between windows: a tile cut by one lies whole in its neighbour
 FINER_BELOW = 0.035  # of a window: a tile this small at a level asks for the next, finer one
@@ -164,7 +164,7 @@ def _in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
 
 def _straddles(i: int, kept: list[int], corners: np.ndarray) -> bool:
     """A box lying over two tiles' halves: 80 % of it under two or more other boxes that each
-    cover a fifth of it or more (as the table path's vision.boxes.drop_straddlers)."""
+    cover a fifth of it or more (as the table path's vision.detector_backends.drop_straddlers)."""
     others = [k for k in kept if k != i]
     if len(others) < 2:
         return False

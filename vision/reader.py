@@ -42,10 +42,10 @@ import cv2
 import numpy as np
 
 from engine.tiles import RelativeSeat, Tile
-from vision.boxes import CANVAS
 from vision.calibration import Calibration
 from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
+from vision.detector_backends import CANVAS
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
 from vision.reported import Reported, cleared

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision.boxes import CANVAS
 from vision.crops import crop_tile, kind_probabilities
+from vision.detector_backends import CANVAS
 from vision.layout import TILE_H, TILE_W
 
 SQUARE_BOX = 1.2  # long side under this times the short side: the box shows no way round

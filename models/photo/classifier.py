@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.boxes import WEIGHTS
+from vision.detector_backends import WEIGHTS
 from vision.photo import PHOTO_CLASSIFIER
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.boxes import WEIGHTS
 from vision.detector import OnnxClassifier
+from vision.detector_backends import WEIGHTS
 
 pytestmark = pytest.mark.training
 torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")

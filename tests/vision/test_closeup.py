@@ -10,10 +10,10 @@ import pytest
 
 from models.crop_sets import jittered_crops
 from models.numbered_flowers import numbered_flower_faces
-from vision.boxes import WEIGHTS
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE, CloseupReader, closeup_crop
 from vision.crops import TILE_NAMES, kind_probabilities
 from vision.detector import Detection, Detector
+from vision.detector_backends import WEIGHTS
 
 FLOWERS = [f"{rank}f" for rank in range(1, 9)]
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"

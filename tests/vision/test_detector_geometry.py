@@ -10,10 +10,10 @@ import pytest
 
 from models.camera import render_frame
 from models.metrics import iou
-from vision.boxes import CANVAS, anchor_grid, decode_boxes, drop_straddlers
 from vision.calibration import Calibration
 from vision.crops import BACK_INDEX, CLASSES_OUT, TILE_NAMES, best_outputs, decode
 from vision.detector import Detector
+from vision.detector_backends import CANVAS, anchor_grid, decode_boxes, drop_straddlers
 from vision.layout import TableSpec
 
 

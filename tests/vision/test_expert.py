@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from models.camera import render_frame
-from vision.boxes import WEIGHTS
 from vision.crops import TILE_NAMES, crop_tile, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
+from vision.detector_backends import WEIGHTS
 from vision.layout import TableSpec
 
 RIVERS = 4 * 18

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from models.hard_crops import hard_mask, write_hard_crops
-from vision.boxes import WEIGHTS
 from vision.crops import BACK_INDEX, CLASSES_OUT, CROP_H, CROP_W
 from vision.detector import OnnxClassifier
+from vision.detector_backends import WEIGHTS
 
 
 def test_wrong_and_unsure_readings_are_hard_and_orientations_count_together() -> None:

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.boxes import CANVAS
 from vision.crops import BACK_INDEX, CLASSES_OUT
 from vision.detector import Detection
+from vision.detector_backends import CANVAS
 from vision.kong_probe import probe_kong_backs
 from vision.layout import MeldSpec, TableSpec, TileSpot, layout
 from vision.stabiliser import Stabiliser

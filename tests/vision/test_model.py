@@ -9,9 +9,9 @@ import pytest
 
 from models.camera import render_frame
 from models.metrics import iou
-from vision.boxes import WEIGHTS
 from vision.calibration import Calibration
 from vision.detector import Detector
+from vision.detector_backends import WEIGHTS
 from vision.layout import TableSpec
 
 # Measured on exactly these rendered rivers when the weights were committed: 131/144 = 0.910 read
@@ -103,7 +103,7 @@ def test_int8_classifier_reads_like_the_float_one(faces) -> None:
 def test_committed_detector_ends_at_raw_logits_and_scores() -> None:
     """models/detector_head.py cut the export's decoding off; the runtime decodes (see
     test_detector_geometry) and OnnxBoxes still reads plain exports with one output."""
-    from vision.boxes import OnnxBoxes
+    from vision.detector_backends import OnnxBoxes
 
     outputs = OnnxBoxes().session.get_outputs()
     assert [(o.name, o.shape) for o in outputs] == [
@@ -117,7 +117,7 @@ class PlainExport:
     N x (centre x, centre y, width, height, one score per class), decoded for every anchor."""
 
     def __init__(self, cut) -> None:  # type: ignore[no-untyped-def]
-        from vision.boxes import anchor_grid, decode_boxes
+        from vision.detector_backends import anchor_grid, decode_boxes
 
         self.cut = cut
         self.anchors, self.strides = anchor_grid(640)
@@ -133,7 +133,7 @@ class PlainExport:
 
 
 def test_a_plain_one_output_export_reads_the_same_boxes(faces) -> None:
-    from vision.boxes import OnnxBoxes
+    from vision.detector_backends import OnnxBoxes
 
     frame = render_frame(TableSpec(), faces, np.random.default_rng(8))
     corners = tuple((float(x), float(y)) for x, y in frame.table_corners)

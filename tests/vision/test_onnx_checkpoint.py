@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from models.onnx_checkpoint import rebuild
-from vision.boxes import WEIGHTS, anchor_grid, decode_boxes
+from vision.detector_backends import WEIGHTS, anchor_grid, decode_boxes
 
 pytestmark = pytest.mark.training
 pytest.importorskip("ultralytics", reason="training extra (pip install -e '.[train]')")

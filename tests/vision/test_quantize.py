@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.boxes import WEIGHTS
 from vision.detector import OnnxClassifier
+from vision.detector_backends import WEIGHTS
 
 pytestmark = pytest.mark.training
 pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")

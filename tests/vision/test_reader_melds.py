@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.tiles import RelativeSeat, Tile
-from vision.boxes import CANVAS
 from vision.calibration import Calibration
 from vision.detector import Detection
+from vision.detector_backends import CANVAS
 from vision.layout import MeldSpec, TableSpec, layout
 from vision.reader import TableReader, table_detections
 from vision.stabiliser import Stabiliser, TableDetection

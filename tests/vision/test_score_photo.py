@@ -17,7 +17,7 @@ from engine.notation import parse_hand, parse_tile
 from engine.rulesets import WinRequest, find_rules
 from tests.vision.test_hand_photo import camera, lay, photo
 from tilesight.cli import main
-from vision.boxes import DetectorError
+from vision.detector_backends import DetectorError
 from vision.hand_photo import read_hand
 from vision.photo_score import ScoredPhoto, score_reading
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.boxes import WEIGHTS
+from vision.detector_backends import WEIGHTS
 
 pytestmark = pytest.mark.training
 onnx = pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")

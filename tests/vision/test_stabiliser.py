@@ -103,7 +103,7 @@ def test_felt_check_tells_bare_felt_from_tiles_and_arms(faces) -> None:
     import numpy as np
 
     from models.render import render_table
-    from vision.boxes import CANVAS
+    from vision.detector_backends import CANVAS
     from vision.reader import FeltCheck
 
     spec = TableSpec(concealed=[0] * 4, walls=[(0, 0)] * 4)

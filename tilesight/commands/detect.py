@@ -67,10 +67,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _run(args: argparse.Namespace) -> int:
     from tilesight.cli import CliError
-    from vision.boxes import DetectorError, OnnxBoxes, UltralyticsBoxes
     from vision.calibration import Calibration, CalibrationError
     from vision.capture import CaptureError, read_image
     from vision.detector import Detector
+    from vision.detector_backends import DetectorError, OnnxBoxes, UltralyticsBoxes
     from vision.photo import PHOTO_MIN_CONFIDENCE, PhotoReader, PhotoTile, box_corners
 
     outputs = annotated_paths(args.annotated, args.images) if args.annotated else None

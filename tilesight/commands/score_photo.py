@@ -36,8 +36,8 @@ PROVISIONAL_EXIT = 3
 def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     from tilesight.cli import CliError
     from tilesight.commands.score import RequestError, format_result, parse_extras
-    from vision.boxes import DetectorError
     from vision.capture import CaptureError, read_image
+    from vision.detector_backends import DetectorError
     from vision.photo import PhotoReader
 
     try:

@@ -29,10 +29,10 @@ def _run(args: argparse.Namespace) -> int:
     import sys
 
     from tilesight.cli import CliError
-    from vision.boxes import DetectorError
     from vision.calibration import Calibration, CalibrationError
     from vision.capture import CaptureError, Source, frames
     from vision.detector import Detector
+    from vision.detector_backends import DetectorError
     from vision.reader import TableReader
     from vision.stabiliser import Stabiliser
 

@@ -1,9 +1,11 @@
-"""Box finding: the YOLO detector's backends (ONNX Runtime by default, ultralytics optional),
-its 640 px view of the canvas, anchor decoding, NMS and straddler dropping, plus the weights
-folder and the ONNX Runtime session factory every network of vision/ loads through."""
+"""The YOLO box detector's backends (ONNX Runtime by default, ultralytics optional) and the
+registry that picks one by name (:func:`box_backend`); its 640 px view of the canvas, anchor
+decoding, NMS and straddler dropping, plus the weights folder and the ONNX Runtime session
+factory every network of vision/ loads through."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -170,3 +172,30 @@ class UltralyticsBoxes:
             result.boxes.conf.cpu().numpy(),
             result.boxes.cls.cpu().numpy().astype(int),
         )
+
+
+def _onnx(model: Path | None, threshold: float) -> BoxBackend:
+    if model is None:
+        return OnnxBoxes(threshold=threshold)  # the shipped weights
+    return OnnxBoxes(model, threshold=threshold)
+
+
+def _ultralytics(model: Path | None, threshold: float) -> BoxBackend:
+    if model is None:
+        raise ValueError("detector backend 'ultralytics' needs [detector] model")
+    return UltralyticsBoxes(model, threshold=threshold)
+
+
+#: Backends by the name ``[detector] backend`` gives: each builds from a weights file (None: the
+#: backend's default) and a confidence threshold.
+BACKENDS: dict[str, Callable[[Path | None, float], BoxBackend]] = {
+    "onnx": _onnx,
+    "ultralytics": _ultralytics,
+}
+
+
+def box_backend(name: str, model: Path | None = None, threshold: float = 0.3) -> BoxBackend:
+    """The backend registered as ``name``, built; LookupError names the known ones."""
+    if name not in BACKENDS:
+        raise LookupError(f"unknown detector backend {name!r} (known: {', '.join(BACKENDS)})")
+    return BACKENDS[name](model, threshold)
