@@ -56,6 +56,8 @@ class ActionBridge:
         self._declared: dict[int, Counter[Tile]] = {}  # each winner's declared hand, all tiles
         self._shown: dict[int, list[Tile]] = {}  # face-down kongs shown, by kind
         self._pungs: dict[int, list[Tile]] = {}  # each seat's exposed pungs, by kind
+        self._won_on: dict[int, Tile] = {}  # each winner's winning tile as read (see close)
+        self._played = False  # a discard, claim, kong or reveal was read this hand
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         self._reset(dealer)
@@ -83,35 +85,41 @@ class ActionBridge:
             self._face_down[seat] = seen.observation.seats[seat].face_down_kongs
         return True
 
-    @staticmethod
-    def close(snapshot: Mapping[str, Any]) -> list[act.Action]:
+    def close(self, snapshot: Mapping[str, Any]) -> list[act.Action]:
         """What ends the hand a camera followed, from the engine's public ``snapshot``, before
-        the next hand starts: a washout when no one won and its wall is spent (a camera sees
-        no washout; the wall's count, kept from every inferred draw, shows it). Otherwise
-        nothing: a hand still live when the next starts is abandoned, as the engine records."""
+        the next hand starts (its table was cleared): a washout when no one won and its wall
+        is spent (a camera sees no washout; the wall's count, kept from every inferred draw,
+        shows it); a win the engine refused as read (a tile misread in the revealed hand) is
+        declared again unscored, on the discard or the tile laid apart it was seen won on, so
+        the winner and the dealer's turn stand and a referee enters the score (the refused
+        read is in the ``false_win`` alert). Otherwise nothing: a hand still live when the
+        next starts is abandoned, as the engine records (and tells the referee)."""
         hand = snapshot.get("hand")
         if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
             return []
+        if hand.get("winners"):
+            return []
         wall = hand.get("wall")
-        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
-        return [act.Washout()] if spent and not hand.get("winners") else []
+        if isinstance(wall, Mapping) and wall.get("live_left") == 0:
+            return [act.Washout()]
+        return [act.Win(seat=seat, tile=tile) for seat, tile in self._won_on.items()][:1]
 
-    @staticmethod
-    def over(snapshot: Mapping[str, Any]) -> bool:
-        """The hand in the engine's public ``snapshot`` is over, so a table cleared means the
-        next hand: it ended (or none was dealt), it has a winner, or its wall is spent with no
-        win (a washout, which :meth:`close` records). A hand with tiles left in its wall is
-        not: a table that looks cleared is its deal, or a referee's to judge."""
+    def over(self, snapshot: Mapping[str, Any]) -> bool:
+        """A table seen cleared ends the hand in the engine's public ``snapshot`` (the next
+        hand starts): it ended (or none was dealt), or it was played (a discard, a claim or a
+        hand laid down; a washout or a hand thrown in is :meth:`close`'s and the engine's to
+        record). A hand not played yet is not: a table that looks cleared is its deal."""
         hand = snapshot.get("hand")
         if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
             return True
-        wall = hand.get("wall")
-        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
-        return bool(hand.get("winners")) or spent
+        seats = hand.get("seats") or []
+        seen = any(seat.get("river") or seat.get("melds") for seat in seats)
+        return seen or self._played
 
     def actions(self, event: Mapping[str, object]) -> list[act.Action]:
         seat = int(str(event.get("seat", -1)))
         kind = event.get("type")
+        self._played = self._played or kind in _PLAY
         if kind == "discard":
             tile = Tile.parse(str(event["tile"]))
             out = [*self._missed_turns(seat), *self._own_draw(seat)]
@@ -183,6 +191,8 @@ class ActionBridge:
         engine takes the winning tile that scores the most."""
         self._declared[seat] = Counter(whole)
         tile = Tile.parse(str(apart)) if apart is not None else None
+        if tile is not None:
+            self._won_on[seat] = tile
         if tile is None or tile not in whole:
             return act.Win(seat=seat, hand=Hand(tuple(whole)))
         rest = list(whole)
@@ -283,6 +293,8 @@ class ActionBridge:
         short of a whole hand, so the discard won on is not laid yet (or a tile is hidden)."""
         self._declared[seat] = Counter(revealed)
         discard = self._last_discard
+        if discard and discard[0] != seat:
+            self._won_on[seat] = discard[1]
         if discard and discard[0] != seat and short:
             self._declared[seat][discard[1]] += 1
             return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(revealed)))
@@ -291,6 +303,10 @@ class ActionBridge:
             rest.remove(discard[1])
             return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(rest)))
         return act.Win(seat=seat)
+
+
+#: Reader events that show a hand is being played (not its deal).
+_PLAY = frozenset({"discard", "meld", "concealed_kong", "face_down_kong", "hand_revealed"})
 
 
 def _take_four(tiles: list[Tile], tile: Tile) -> bool:
