@@ -1,20 +1,14 @@
 """Vision events to engine actions in partial-information mode.
 
-The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
-unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
-by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
-in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones
-(so is a kong grown from the seat's own exposed pung, an added kong);
-one laid face down is a concealed kong without a tile. A flower set aside is shown (``Flower``)
-and its replacement drawn from the back at once; in its seat's own turn the turn's unseen draw
-comes first (the flower came from it), else (the flowers of the deal, or a flower confirmed after
-its seat's discard) the counts hold all the same. A revealed hand becomes a declared win whose
-hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
-that can be told: the discard won on, or a self-drawn tile laid apart (``win_tile``); a
-face-down kong turned up with it is first shown (``ShowKong``) as the kind the revealed tiles
-hold four of. One turned up after the win was published is shown then (the engine scores the
-win once its last kong is shown).
-"""
+The camera sees discards and melds, not draws or concealed hands: seats are dealt unknown tiles
+and a discard not after the seat's claim follows an unknown draw. A concealed kong (or an added
+kong) is made after its turn's draw; one laid face down has no tile. A flower set aside is shown
+and replaced from the back at once (in its own turn after the turn's unseen draw). A revealed
+hand becomes a declared win whose hand is the revealed tiles (less kongs turned face up) less
+the winning tile when that can be told: the discard won on, or a self-drawn tile laid apart
+(``win_tile``); a face-down kong turned up is first shown (``ShowKong``) as the kind the hand
+holds four of, also after the win (the engine scores it once its last kong is shown). How the
+hand ends when its table is cleared: :mod:`vision.hand_end`."""
 
 from __future__ import annotations
 
@@ -26,6 +20,7 @@ from engine import actions as act
 from engine.notation import Hand
 from engine.procedures import Procedure, find_procedure
 from engine.tiles import MeldKind, Tile
+from vision.hand_end import cleared_ends, closing
 from vision.resume import live_hand, seen_state
 
 
@@ -86,35 +81,12 @@ class ActionBridge:
         return True
 
     def close(self, snapshot: Mapping[str, Any]) -> list[act.Action]:
-        """What ends the hand a camera followed, from the engine's public ``snapshot``, before
-        the next hand starts (its table was cleared): a washout when no one won and its wall
-        is spent (a camera sees no washout; the wall's count, kept from every inferred draw,
-        shows it); a win the engine refused as read (a tile misread in the revealed hand) is
-        declared again unscored, on the discard or the tile laid apart it was seen won on, so
-        the winner and the dealer's turn stand and a referee enters the score (the refused
-        read is in the ``false_win`` alert). Otherwise nothing: a hand still live when the
-        next starts is abandoned, as the engine records (and tells the referee)."""
-        hand = snapshot.get("hand")
-        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
-            return []
-        if hand.get("winners"):
-            return []
-        wall = hand.get("wall")
-        if isinstance(wall, Mapping) and wall.get("live_left") == 0:
-            return [act.Washout()]
-        return [act.Win(seat=seat, tile=tile) for seat, tile in self._won_on.items()][:1]
+        """What ends the hand a camera followed before the next starts (:func:`closing`)."""
+        return closing(snapshot, self._won_on)
 
     def over(self, snapshot: Mapping[str, Any]) -> bool:
-        """A table seen cleared ends the hand in the engine's public ``snapshot`` (the next
-        hand starts): it ended (or none was dealt), or it was played (a discard, a claim or a
-        hand laid down; a washout or a hand thrown in is :meth:`close`'s and the engine's to
-        record). A hand not played yet is not: a table that looks cleared is its deal."""
-        hand = snapshot.get("hand")
-        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
-            return True
-        seats = hand.get("seats") or []
-        seen = any(seat.get("river") or seat.get("melds") for seat in seats)
-        return seen or self._played
+        """A table seen cleared ends the hand (:func:`cleared_ends`)."""
+        return cleared_ends(snapshot, played=self._played)
 
     def actions(self, event: Mapping[str, object]) -> list[act.Action]:
         seat = int(str(event.get("seat", -1)))
@@ -166,7 +138,8 @@ class ActionBridge:
         if not short and self._self_drawn(seat, event, revealed):
             win = self._self_drawn_win(seat, revealed, event.get("win_tile"))
             return [*self._winning_draw(seat), *shows, win]
-        return [*shows, self._win(seat, revealed, short=short)]
+        taken = event.get("discard_in_river") is not True  # seen gone from its river
+        return [*shows, self._win(seat, revealed, short=short, taken=taken)]
 
     def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
         """A whole hand laid down was self-drawn (its draw unseen): the last discard still lies
@@ -214,7 +187,8 @@ class ActionBridge:
         if self._self_drawn(seat, event, rest):  # a tile misread or short, not the discard
             win = self._self_drawn_win(seat, rest, event.get("win_tile"))
             return [*self._winning_draw(seat), win]
-        return [self._win(seat, rest, short=False)]
+        taken = event.get("discard_in_river") is not True
+        return [self._win(seat, rest, short=False, taken=taken)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
         """The unknown draw that begins the seat's turn, unless a chow or pung began it or it
@@ -288,12 +262,14 @@ class ActionBridge:
             return [act.Kong(seat=seat, tile=claimed)]
         return []
 
-    def _win(self, seat: int, revealed: list[Tile], *, short: bool) -> act.Action:
+    def _win(self, seat: int, revealed: list[Tile], *, short: bool, taken: bool) -> act.Action:
         """``revealed``: the hand laid down, its kongs already taken out; ``short``: one tile
-        short of a whole hand, so the discard won on is not laid yet (or a tile is hidden)."""
+        short of a whole hand, so the discard won on is not laid yet (or a tile is hidden);
+        ``taken``: the discard is no longer seen in its river (so it stands as the tile won
+        on should the engine refuse the hand as read: :meth:`close`)."""
         self._declared[seat] = Counter(revealed)
         discard = self._last_discard
-        if discard and discard[0] != seat:
+        if discard and discard[0] != seat and taken:
             self._won_on[seat] = discard[1]
         if discard and discard[0] != seat and short:
             self._declared[seat][discard[1]] += 1

@@ -94,3 +94,23 @@ def test_a_hand_thrown_in_after_play_is_abandoned_and_the_referee_told() -> None
     assert "after 3 discards" in str(warning["detail"])
     assert [e["result"] for e in events if e["type"] == "hand_ended"] == ["abandoned"]
     assert not bridge.over(table.snapshot())  # the new hand: a cleared table is its deal
+
+
+def test_a_refused_hand_beside_a_discard_still_in_its_river_is_not_declared_on_it() -> None:
+    """One tile short and the discard still lying in its river: won on it, or self-drawn with
+    a tile unread. Refused as read, the camera cannot tell which: no result, for the referee."""
+    table, bridge = _start()
+    _round(table, bridge, ["9m", "5p"])
+    reveal = {
+        "type": "hand_revealed",
+        "seat": 0,
+        "tiles": MISREAD,
+        "sets": 0,
+        "discard_in_river": True,
+    }
+    refused = _apply(table, bridge.actions(reveal))
+    assert [e["kind"] for e in refused if e["type"] == "violation"] == ["false_win"]
+    assert bridge.close(table.snapshot()) == []
+    events = _apply(table, bridge.start(dealer=1))
+    assert [e["result"] for e in events if e["type"] == "hand_ended"] == ["abandoned"]
+    assert [e["kind"] for e in events if e["type"] == "violation"] == ["hand_abandoned"]
