@@ -18,9 +18,22 @@ from engine.violations import ViolationKind
 
 class DealMixin(HistoryMixin):
     # -- hand start and deal ----------------------------------------------------------------------
+    def _abandon(self, hand: HandState) -> None:
+        """The hand in play ends with no result; one with discards made is a referee's to settle
+        (a win a camera could not read, a hand thrown in): it hears so."""
+        if hand.discard_log:
+            left = self.wall.live_left
+            wall = f" ({left} live tiles left)" if left is not None else ""
+            detail = (
+                f"hand {hand.number} ended with no result after {len(hand.discard_log)}"
+                f" discards{wall}: if it was won, enter the win as a correction of its last event"
+            )
+            self._violate(ViolationKind.HAND_ABANDONED, None, detail)
+        self._end_hand(hand, "abandoned")
+
     def _hand_start(self, action: act.HandStart) -> None:
         if self.hand is not None and self.hand.phase is not Phase.ENDED:
-            self._end_hand(self.hand, "abandoned")
+            self._abandon(self.hand)
         if self.hand is not None:
             for seat in self.hand.unscored_wins:
                 detail = f"hand {self.hand.number}'s win was never scored: a kong stayed face down"

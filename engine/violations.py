@@ -40,6 +40,8 @@ class ViolationKind(enum.Enum):
     FALSE_WIN = "false_win"
     #: The next hand started while a win waited for its face-down kong to be shown.
     KONG_NOT_SHOWN = "kong_not_shown"
+    #: The next hand started while a hand with discards made had no result (no win, no washout).
+    HAND_ABANDONED = "hand_abandoned"
     WALL_EXHAUSTED = "wall_exhausted"
     WALL_MISMATCH = "wall_mismatch"
     PREMATURE_WASHOUT = "premature_washout"
@@ -63,6 +65,7 @@ DEFAULT_SEVERITY |= {
     ViolationKind.OVERTIME: Severity.WARNING,
     ViolationKind.UNKNOWN_EVENT: Severity.WARNING,
     ViolationKind.PREMATURE_WASHOUT: Severity.WARNING,
+    ViolationKind.HAND_ABANDONED: Severity.WARNING,
 }
 
 

@@ -54,7 +54,6 @@ class CameraFeed:
         self.shuffling_table = bool(config.table_port.url)  # its dice start each hand
         self.following = False  # a hand this process started or resumed is in view
         self._lock = threading.RLock()  # cameras' workers and the shuffling table's dice
-        self._told_live: int | None = None  # the live hand a cleared table was logged for
 
     def new_hand(self, dice: tuple[int, ...]) -> None:
         """Start the hand the cameras follow (the hand before ends as a washout when its wall
@@ -94,25 +93,20 @@ class CameraFeed:
     def table_cleared(self) -> bool:
         """A camera sees the table cleared (no river tile, meld or face-up tile for a while:
         ``table_cleared`` from :class:`vision.reader.TableReader`). Without a shuffling table
-        the next hand starts (:meth:`new_hand`: a spent wall with no win closed as a washout
-        first) once the hand before is over: won, washed out or its wall spent with no win.
-        A live hand with tiles left in its wall goes on (this is its deal, or its table was
-        cleared with no win a camera saw: for the referee). True when a hand started."""
+        the next hand starts (:meth:`new_hand`) once the hand before was played: what ends it
+        first is :meth:`ActionBridge.close`'s (a washout, a win refused as read declared
+        unscored); a hand with no result then is abandoned and the referee told
+        (``hand_abandoned``). A hand not played yet goes on (this is its deal). True when a
+        hand started."""
         if self.shuffling_table:
             return False  # its dice start the next hand
         with self._lock:
             snapshot = self.service.engine.snapshot()
             if self.following and not self.actions.over(snapshot):
-                hand = snapshot["hand"]
-                played = any(seat["river"] for seat in hand["seats"])  # not its deal
-                if played and hand["number"] != self._told_live:
-                    self._told_live = hand["number"]
-                    log.warning(
-                        "the table was cleared while hand %s is in play with tiles left in its"
-                        " wall: the next hand starts when a referee ends it",
-                        hand["number"],
-                    )
                 return False
+            hand = snapshot.get("hand")
+            if isinstance(hand, Mapping) and hand.get("phase") not in ("ended", "idle"):
+                log.warning("the table was cleared: hand %s ends", hand["number"])
             self.new_hand(())
             log.info("the table was cleared: hand %s starts", self.hand_number())
             return True

@@ -40,6 +40,7 @@ from vision.detector_backends import (
     onnx_session,
 )
 from vision.layout import TILE_W
+from vision.row_fill import locate_in_rows
 from vision.square_boxes import reread_unsure_faces, settle_square_boxes
 from vision.zones import seat_of
 
@@ -188,7 +189,8 @@ class Detector:
     ) -> list[Detection]:
         """Detections in canvas pixels. ``source``: (image, scale, left, top) when the canvas is
         a window of ``image`` scaled by ``scale``: large flowers are then read close up."""
-        boxes, scores, classes = self.boxes.locate(canvas)
+        located = locate_in_rows(self.boxes, canvas) if table else self.boxes.locate(canvas)
+        boxes, scores, classes = located
         h, w = canvas.shape[:2]
         inside = np.clip(boxes, 0, [w, h, w, h])  # a box must show >= 2 px of the canvas
         sized = np.flatnonzero((inside[:, 2:] - inside[:, :2] >= 2).all(axis=1))
@@ -290,10 +292,7 @@ def _map_box(d: Detection, matrix: np.ndarray) -> Detection:
     x1, y1, x2, y2 = d.box
     corners = np.array([[[x1, y1]], [[x2, y1]], [[x2, y2]], [[x1, y2]]], np.float64)
     mapped = cv2.perspectiveTransform(corners, matrix).reshape(-1, 2)
-    lo, hi = mapped.min(axis=0), mapped.max(axis=0)
+    (x1, y1), (x2, y2) = mapped.min(axis=0), mapped.max(axis=0)
     return Detection(
-        d.tile,
-        (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])),
-        d.confidence,
-        d.orientation,
+        d.tile, (float(x1), float(y1), float(x2), float(y2)), d.confidence, d.orientation
     )

@@ -50,8 +50,14 @@ def decode_boxes(logits: np.ndarray, anchors: np.ndarray, strides: np.ndarray) -
 
 
 class BoxBackend(Protocol):
-    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Boxes (N x 4, x1y1x2y2 px of ``image``), scores (N), classes (N; 0 face, 1 back)."""
+    threshold: float  # the least score of a box it reports
+
+    def locate(
+        self, image: np.ndarray, floor: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (N x 4, x1y1x2y2 px of ``image``), scores (N), classes (N; 0 face, 1 back);
+        with a ``floor`` under the threshold, boxes scored down to it too (the caller judges
+        them: :mod:`vision.row_fill`)."""
 
 
 def onnx_session(path: Path):  # type: ignore[no-untyped-def]
@@ -129,7 +135,10 @@ class OnnxBoxes:
         self.threshold = threshold
         self.anchors, self.strides = anchor_grid(self.size)
 
-    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def locate(
+        self, image: np.ndarray, floor: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        least = self.threshold if floor is None else min(floor, self.threshold)
         h, w = image.shape[:2]
         blob = cv2.dnn.blobFromImage(detector_view(image, self.size), 1 / 255, swapRB=True)
         try:
@@ -139,13 +148,13 @@ class OnnxBoxes:
         if len(outputs) == 2:  # the cut head (models/detector_head.py): decode likely boxes only
             logits, class_scores = outputs[0][0], outputs[1][0]
             scores = class_scores.max(axis=0)
-            keep = np.flatnonzero(scores >= self.threshold)
+            keep = np.flatnonzero(scores >= least)
             scores, classes = scores[keep], class_scores[:, keep].argmax(axis=0)
             boxes = decode_boxes(logits[:, keep], self.anchors[keep], self.strides[keep])
         else:  # a plain ultralytics export: N x (4 + classes), boxes as centre and size
             out = outputs[0][0].T
             scores = out[:, 4:].max(axis=1)
-            out, scores = out[scores >= self.threshold], scores[scores >= self.threshold]
+            out, scores = out[scores >= least], scores[scores >= least]
             classes = out[:, 4:].argmax(axis=1)
             cx, cy, bw, bh = out[:, 0], out[:, 1], out[:, 2], out[:, 3]
             boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
@@ -163,10 +172,11 @@ class UltralyticsBoxes:
         self.model: Any = YOLO(str(path))
         self.threshold = threshold
 
-    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        result: Any = self.model.predict(
-            image, imgsz=DETECT_SIZE, conf=self.threshold, verbose=False
-        )[0]
+    def locate(
+        self, image: np.ndarray, floor: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        least = self.threshold if floor is None else min(floor, self.threshold)
+        result: Any = self.model.predict(image, imgsz=DETECT_SIZE, conf=least, verbose=False)[0]
         return (
             result.boxes.xyxy.cpu().numpy(),
             result.boxes.conf.cpu().numpy(),

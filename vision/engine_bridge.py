@@ -1,20 +1,14 @@
 """Vision events to engine actions in partial-information mode.
 
-The camera sees discards and melds but not draws or concealed hands, so each seat is dealt 13
-unknown tiles, and every discard that does not follow a chow or pung by the same seat is preceded
-by an unknown draw (after a kong the engine infers the replacement draw). A concealed kong is made
-in its seat's own turn: after that turn's unknown draw, its four tiles taken from the unknown ones
-(so is a kong grown from the seat's own exposed pung, an added kong);
-one laid face down is a concealed kong without a tile. A flower set aside is shown (``Flower``)
-and its replacement drawn from the back at once; in its seat's own turn the turn's unseen draw
-comes first (the flower came from it), else (the flowers of the deal, or a flower confirmed after
-its seat's discard) the counts hold all the same. A revealed hand becomes a declared win whose
-hand is the revealed tiles (less any concealed kong turned face up) less the winning tile, when
-that can be told: the discard won on, or a self-drawn tile laid apart (``win_tile``); a
-face-down kong turned up with it is first shown (``ShowKong``) as the kind the revealed tiles
-hold four of. One turned up after the win was published is shown then (the engine scores the
-win once its last kong is shown).
-"""
+The camera sees discards and melds, not draws or concealed hands: seats are dealt unknown tiles
+and a discard not after the seat's claim follows an unknown draw. A concealed kong (or an added
+kong) is made after its turn's draw; one laid face down has no tile. A flower set aside is shown
+and replaced from the back at once (in its own turn after the turn's unseen draw). A revealed
+hand becomes a declared win whose hand is the revealed tiles (less kongs turned face up) less
+the winning tile when that can be told: the discard won on, or a self-drawn tile laid apart
+(``win_tile``); a face-down kong turned up is first shown (``ShowKong``) as the kind the hand
+holds four of, also after the win (the engine scores it once its last kong is shown). How the
+hand ends when its table is cleared: :mod:`vision.hand_end`."""
 
 from __future__ import annotations
 
@@ -26,6 +20,7 @@ from engine import actions as act
 from engine.notation import Hand
 from engine.procedures import Procedure, find_procedure
 from engine.tiles import MeldKind, Tile
+from vision.hand_end import cleared_ends, closing
 from vision.resume import live_hand, seen_state
 
 
@@ -56,6 +51,8 @@ class ActionBridge:
         self._declared: dict[int, Counter[Tile]] = {}  # each winner's declared hand, all tiles
         self._shown: dict[int, list[Tile]] = {}  # face-down kongs shown, by kind
         self._pungs: dict[int, list[Tile]] = {}  # each seat's exposed pungs, by kind
+        self._won_on: dict[int, Tile] = {}  # each winner's winning tile as read (see close)
+        self._played = False  # a discard, claim, kong or reveal was read this hand
 
     def start(self, dealer: int = 0) -> list[act.Action]:
         self._reset(dealer)
@@ -83,35 +80,18 @@ class ActionBridge:
             self._face_down[seat] = seen.observation.seats[seat].face_down_kongs
         return True
 
-    @staticmethod
-    def close(snapshot: Mapping[str, Any]) -> list[act.Action]:
-        """What ends the hand a camera followed, from the engine's public ``snapshot``, before
-        the next hand starts: a washout when no one won and its wall is spent (a camera sees
-        no washout; the wall's count, kept from every inferred draw, shows it). Otherwise
-        nothing: a hand still live when the next starts is abandoned, as the engine records."""
-        hand = snapshot.get("hand")
-        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
-            return []
-        wall = hand.get("wall")
-        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
-        return [act.Washout()] if spent and not hand.get("winners") else []
+    def close(self, snapshot: Mapping[str, Any]) -> list[act.Action]:
+        """What ends the hand a camera followed before the next starts (:func:`closing`)."""
+        return closing(snapshot, self._won_on)
 
-    @staticmethod
-    def over(snapshot: Mapping[str, Any]) -> bool:
-        """The hand in the engine's public ``snapshot`` is over, so a table cleared means the
-        next hand: it ended (or none was dealt), it has a winner, or its wall is spent with no
-        win (a washout, which :meth:`close` records). A hand with tiles left in its wall is
-        not: a table that looks cleared is its deal, or a referee's to judge."""
-        hand = snapshot.get("hand")
-        if not isinstance(hand, Mapping) or hand.get("phase") in ("ended", "idle"):
-            return True
-        wall = hand.get("wall")
-        spent = isinstance(wall, Mapping) and wall.get("live_left") == 0
-        return bool(hand.get("winners")) or spent
+    def over(self, snapshot: Mapping[str, Any]) -> bool:
+        """A table seen cleared ends the hand (:func:`cleared_ends`)."""
+        return cleared_ends(snapshot, played=self._played)
 
     def actions(self, event: Mapping[str, object]) -> list[act.Action]:
         seat = int(str(event.get("seat", -1)))
         kind = event.get("type")
+        self._played = self._played or kind in _PLAY
         if kind == "discard":
             tile = Tile.parse(str(event["tile"]))
             out = [*self._missed_turns(seat), *self._own_draw(seat)]
@@ -158,7 +138,8 @@ class ActionBridge:
         if not short and self._self_drawn(seat, event, revealed):
             win = self._self_drawn_win(seat, revealed, event.get("win_tile"))
             return [*self._winning_draw(seat), *shows, win]
-        return [*shows, self._win(seat, revealed, short=short)]
+        taken = event.get("discard_in_river") is not True  # seen gone from its river
+        return [*shows, self._win(seat, revealed, short=short, taken=taken)]
 
     def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
         """A whole hand laid down was self-drawn (its draw unseen): the last discard still lies
@@ -183,6 +164,8 @@ class ActionBridge:
         engine takes the winning tile that scores the most."""
         self._declared[seat] = Counter(whole)
         tile = Tile.parse(str(apart)) if apart is not None else None
+        if tile is not None:
+            self._won_on[seat] = tile
         if tile is None or tile not in whole:
             return act.Win(seat=seat, hand=Hand(tuple(whole)))
         rest = list(whole)
@@ -204,7 +187,8 @@ class ActionBridge:
         if self._self_drawn(seat, event, rest):  # a tile misread or short, not the discard
             win = self._self_drawn_win(seat, rest, event.get("win_tile"))
             return [*self._winning_draw(seat), win]
-        return [self._win(seat, rest, short=False)]
+        taken = event.get("discard_in_river") is not True
+        return [self._win(seat, rest, short=False, taken=taken)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
         """The unknown draw that begins the seat's turn, unless a chow or pung began it or it
@@ -278,11 +262,15 @@ class ActionBridge:
             return [act.Kong(seat=seat, tile=claimed)]
         return []
 
-    def _win(self, seat: int, revealed: list[Tile], *, short: bool) -> act.Action:
+    def _win(self, seat: int, revealed: list[Tile], *, short: bool, taken: bool) -> act.Action:
         """``revealed``: the hand laid down, its kongs already taken out; ``short``: one tile
-        short of a whole hand, so the discard won on is not laid yet (or a tile is hidden)."""
+        short of a whole hand, so the discard won on is not laid yet (or a tile is hidden);
+        ``taken``: the discard is no longer seen in its river (so it stands as the tile won
+        on should the engine refuse the hand as read: :meth:`close`)."""
         self._declared[seat] = Counter(revealed)
         discard = self._last_discard
+        if discard and discard[0] != seat and taken:
+            self._won_on[seat] = discard[1]
         if discard and discard[0] != seat and short:
             self._declared[seat][discard[1]] += 1
             return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(revealed)))
@@ -291,6 +279,10 @@ class ActionBridge:
             rest.remove(discard[1])
             return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(rest)))
         return act.Win(seat=seat)
+
+
+#: Reader events that show a hand is being played (not its deal).
+_PLAY = frozenset({"discard", "meld", "concealed_kong", "face_down_kong", "hand_revealed"})
 
 
 def _take_four(tiles: list[Tile], tile: Tile) -> bool:

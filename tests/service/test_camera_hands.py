@@ -163,17 +163,24 @@ def _play_a_round(feed: CameraFeed, reader: TableReader, service: _Service) -> N
     assert not service.of_type("violation"), service.of_type("violation")
 
 
-def test_a_cleared_table_does_not_end_a_hand_in_play() -> None:
+def test_a_table_cleared_after_play_ends_the_hand_and_the_referee_hears_it() -> None:
     feed, service = _feed("wsom")
     reader = _reader()
     feed.new_hand(())
     table = VisibleTable()
     assert "table_cleared" in _watch(feed, reader, table.spec, CLEARED)  # its deal
-    table.spec.rivers[0].append("5m")
+    assert feed.hand_number() == 1 and not service.of_type("hand_ended")
+    dealer = service.engine.snapshot()["hand"]["dealer"]
+    table.spec.rivers[dealer].append("5m")
     _watch(feed, reader, table.spec, FRAMES)
     assert "table_cleared" in _watch(feed, reader, VisibleTable().spec, CLEARED)
-    assert feed.hand_number() == 1  # tiles left in its wall: a referee's to end
-    assert not service.of_type("hand_ended")
+    assert [e["result"] for e in service.of_type("hand_ended")] == ["abandoned"]
+    warned = service.of_type("violation")
+    assert [(v["kind"], v["severity"]) for v in warned] == [("hand_abandoned", "warning")]
+    assert "after 1 discards" in warned[0]["detail"]
+    assert feed.hand_number() == 2  # the table goes on: the next hand is read
+    service.events = [e for e in service.events if e["type"] != "violation"]
+    _play_a_round(feed, reader, service)
 
 
 def test_with_a_shuffling_table_its_dice_start_each_hand() -> None:

@@ -20,11 +20,15 @@ from vision.layout import TableSpec
 class TruthBoxes:
     """Returns given boxes (in the coordinates of the image it is handed) as "tile" faces."""
 
+    threshold = 0.5
+
     def __init__(self, boxes: np.ndarray) -> None:
         self.boxes = boxes
         self.calls = 0
 
-    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def locate(
+        self, image: np.ndarray, floor: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.calls += 1
         return self.boxes, np.full(len(self.boxes), 0.9), np.zeros(len(self.boxes), np.int64)
 
@@ -146,7 +150,9 @@ def test_degenerate_and_outside_boxes_are_dropped_not_crashed_on(faces) -> None:
 class BackBoxes(TruthBoxes):
     """Calls every given box a confident "back", as the detector does to some blurred faces."""
 
-    def locate(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def locate(
+        self, image: np.ndarray, floor: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.calls += 1
         return self.boxes, np.full(len(self.boxes), 0.9), np.ones(len(self.boxes), np.int64)
 

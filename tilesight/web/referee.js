@@ -20,6 +20,7 @@
   const LABELS = {
     false_win: "False win",
     kong_not_shown: "Win never scored: kong not shown",
+    hand_abandoned: "Hand ended with no result",
     fifth_copy: "Fifth copy",
     out_of_turn: "Out of turn",
     claim_on_river_bottom: "Claim on the river-bottom tile",
