@@ -26,11 +26,7 @@ MAY_IMPORT = {
 LAZY_MODELS_IN = ("tilesight/commands/", "tilesight/demo/")  # the commands that evaluate
 
 # Known violations, as (file, imported package): keep it short, ideally empty.
-ALLOWED: set[tuple[str, str]] = {
-    # old paths kept (resolved lazily) while bench/bench_camera_run.py in main imports them
-    ("tilesight/perception_demo.py", "models"),
-    ("tilesight/visible_table.py", "models"),
-}
+ALLOWED: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.boxes import BoxBackend
+    from vision.detector_backends import BoxBackend
 
 #: Boxes scored at least this are candidates (the detector's threshold is its config's).
 FLOOR = 0.2

@@ -58,11 +58,11 @@ def test_the_measured_revealed_hand_reads_whole(monkeypatch: pytest.MonkeyPatch)
     from bench.bench_camera_run import SIZE, _rules, plan_hands
     from models.camera import render_frame
     from models.faces import load_faces
-    from tilesight.perception_demo import installed_camera
+    from models.perception_check import installed_camera
     from vision import row_fill
-    from vision.boxes import OnnxBoxes
     from vision.calibration import Calibration
     from vision.detector import Detector
+    from vision.detector_backends import OnnxBoxes
 
     plan = plan_hands("wsom", 3, 2, _rules("wsom"))[1]
     rng = np.random.default_rng(3)

@@ -29,11 +29,7 @@ from tests.web.conftest import (
     ws_url,
 )
 from tilesight.demo.broker import MosquittoBroker
-
-try:
-    from tilesight.table_bridge import TableBridge, emulated_table
-except ImportError:  # the service's layout before TableBridge left tilesight.pipeline
-    from tilesight.pipeline import TableBridge, emulated_table  # type: ignore[attr-defined,no-redef]
+from tilesight.table_bridge import TableBridge, emulated_table
 from tilesight.web.server import page_url
 
 pytestmark = pytest.mark.browser

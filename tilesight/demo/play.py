@@ -59,7 +59,7 @@ class DemoOptions:
     quiet: bool = False
     consumer: bool = True
     broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
-    vision: bool = False  # also read rendered frames through the detector (perception_demo)
+    vision: bool = False  # also read rendered frames through the detector (models.perception_check)
     vision_frames_per_action: int = 4
     camera_only: bool = False  # the engine fed only by what the camera path reads (camera_demo)
 
