@@ -91,7 +91,7 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from tilesight.config import parse_mqtt_url
     from tilesight.demo.broker import MosquittoBroker
     from tilesight.outbox import Outbox
