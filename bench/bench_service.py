@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from engine.actions import Action  # noqa: E402
 from engine.events import Event, make_event_id  # noqa: E402
-from engine.table_events import HandEnded, TileDiscarded  # noqa: E402
+from engine.table.events import HandEnded, TileDiscarded  # noqa: E402
 from engine.tiles import Tile  # noqa: E402
 
 

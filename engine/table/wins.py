@@ -11,10 +11,10 @@ from typing import Any
 
 from engine.notation import Hand, format_hand
 from engine.rulesets import ScoreResult, WinRequest
-from engine.table_claims import win_rank
-from engine.table_events import WashoutDeclared, WinDeclared
-from engine.table_face_down import FaceDownKongsMixin, score_json
-from engine.table_seats import HandState, Phase, WinContext
+from engine.table.claims import win_rank
+from engine.table.events import WashoutDeclared, WinDeclared
+from engine.table.face_down import FaceDownKongsMixin, score_json
+from engine.table.seats import HandState, Phase, WinContext
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 from engine.win_tile_choice import best_win_tile

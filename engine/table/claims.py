@@ -8,9 +8,9 @@ next player drew returns the drawn tile to the wall (WSOM) and is noted as a war
 
 from __future__ import annotations
 
-from engine.table_events import ClaimOverridden, FlowerReplaced, KongDeclared, MeldClaimed
-from engine.table_hooks import HooksMixin
-from engine.table_seats import ClaimRecord, HandState, Phase
+from engine.table.events import ClaimOverridden, FlowerReplaced, KongDeclared, MeldClaimed
+from engine.table.hooks import HooksMixin
+from engine.table.seats import ClaimRecord, HandState, Phase
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from engine.violations import ViolationKind
 

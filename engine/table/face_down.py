@@ -19,9 +19,9 @@ from typing import Any
 
 from engine.notation import Hand, format_hand, format_tiles
 from engine.rulesets import ScoreResult, WinRequest
-from engine.table_claims import ClaimsMixin
-from engine.table_events import HandEnded, KongDeclared, KongShown, WinScored
-from engine.table_seats import HandState, Phase
+from engine.table.claims import ClaimsMixin
+from engine.table.events import HandEnded, KongDeclared, KongShown, WinScored
+from engine.table.seats import HandState, Phase
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 

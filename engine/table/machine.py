@@ -20,18 +20,18 @@ from engine import actions as act
 from engine.events import Event
 from engine.procedures import Procedure, find_procedure
 from engine.rulesets import RuleSet, find_rules
-from engine.table_core import IdFactory, seeded_id_factory
-from engine.table_deal import DealMixin
-from engine.table_events import (
+from engine.table.core import IdFactory, seeded_id_factory
+from engine.table.deal import DealMixin
+from engine.table.events import (
     CommandHandled,
     TableFaultRaised,
     TileDiscarded,
     TileDrawn,
 )
-from engine.table_seats import RIVER_ROW, HandState, Phase
-from engine.table_snapshot import private_snapshot, public_snapshot
-from engine.table_timing import TableTimer
-from engine.table_wall import WallTracker
+from engine.table.seats import RIVER_ROW, HandState, Phase
+from engine.table.snapshot import private_snapshot, public_snapshot
+from engine.table.timing import TableTimer
+from engine.table.wall import WallTracker
 from engine.tiles import MeldKind, Tile
 from engine.violations import IllegalActionError, Violation, ViolationKind
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from engine import actions as act
 from engine.notation import format_tiles
 from engine.procedures import find_procedure
-from engine.table_events import HandStarted, TilesDealt
-from engine.table_history import HistoryMixin
-from engine.table_seats import HandState, Phase
-from engine.table_timing import TableTimer
-from engine.table_wall import WallTracker
+from engine.table.events import HandStarted, TilesDealt
+from engine.table.history import HistoryMixin
+from engine.table.seats import HandState, Phase
+from engine.table.timing import TableTimer
+from engine.table.wall import WallTracker
 from engine.tiles import Tile, Wind
 from engine.violations import ViolationKind
 

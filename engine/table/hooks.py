@@ -1,11 +1,11 @@
-"""The table consults its rule set's optional table hooks (:mod:`engine.table_rules_api`).
+"""The table consults its rule set's optional table hooks (:mod:`engine.table.rules_api`).
 
 What the hooks rule on becomes ordinary violations: ``pung_furiten`` (a pung the seat gave up),
 ``win_furiten`` (a discard win while temporarily furiten: refused like a false win),
 ``must_win`` (a legal win let go where the rules force it) and ``tail_rule`` (a kong replacement
 taken from a tail tile the rules did not allow). Kong payments are score changes carried by
 the ``kong_declared`` event (and given back when the kong is undone). A rule set without hooks
-gets :data:`~engine.table_rules_api.NO_TABLE_RULES`: nothing here changes what it sees.
+gets :data:`~engine.table.rules_api.NO_TABLE_RULES`: nothing here changes what it sees.
 
 A *pass* is worked out when the tile on offer (a discard, or an added-kong tile) is gone: at the
 next draw, discard, kong from the hand or the end of the hand. Whether each other seat could
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.rulesets import WinRequest
-from engine.table_core import TableCore
-from engine.table_rules_api import TableRules, table_rules_of
-from engine.table_seats import HandState, Offer, WinContext
+from engine.table.core import TableCore
+from engine.table.rules_api import TableRules, table_rules_of
+from engine.table.seats import HandState, Offer, WinContext
 from engine.tiles import Tile
 from engine.violations import ViolationKind
 
@@ -36,7 +36,7 @@ class HooksMixin(TableCore):
     def win_request(
         self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]
     ) -> WinRequest:
-        raise NotImplementedError  # provided by engine.table_wins.WinsMixin
+        raise NotImplementedError  # provided by engine.table.wins.WinsMixin
 
     def _would_win(self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]) -> bool:
         """Whether the rule set would score ``win`` with ``concealed`` as a legal win."""

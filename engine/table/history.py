@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import actions as act
-from engine.table_events import CorrectionApplied
-from engine.table_wins import WinsMixin
+from engine.table.events import CorrectionApplied
+from engine.table.wins import WinsMixin
 from engine.violations import ViolationKind
 
 

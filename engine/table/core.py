@@ -1,7 +1,7 @@
 """The shared core of the table state machine: configuration, events, violations, checks.
 
 :class:`engine.table.Table` is assembled from this core and the claim and win mixins
-(:mod:`engine.table_claims`, :mod:`engine.table_wins`) so each stays a readable size.
+(:mod:`engine.table.claims`, :mod:`engine.table.wins`) so each stays a readable size.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from engine.actions import Action, action_to_dict
 from engine.events import Event, make_event_id
 from engine.procedures import Procedure
 from engine.rulesets import RuleSet
-from engine.table_events import HandEnded, Overtime, ViolationRaised
-from engine.table_rules_api import table_rules_of
-from engine.table_seats import HandState, Phase
-from engine.table_timing import TableTimer
-from engine.table_wall import WallTracker
+from engine.table.events import HandEnded, Overtime, ViolationRaised
+from engine.table.rules_api import table_rules_of
+from engine.table.seats import HandState, Phase
+from engine.table.timing import TableTimer
+from engine.table.wall import WallTracker
 from engine.tiles import Tile
 from engine.timing import Overtime as OvertimeRecord
 from engine.violations import IllegalActionError, Violation, ViolationKind
