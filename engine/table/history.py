@@ -8,48 +8,42 @@ event tells consumers to refresh from the new snapshot.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from engine import actions as act
+from engine.table.core import TableContext
 from engine.table.events import CorrectionApplied
-from engine.table.wins import WinsMixin
 from engine.violations import ViolationKind
 
+#: Rebuilds the table's state from these actions, applied in order to a fresh table.
+Replay = Callable[[Sequence[act.Action]], None]
 
-class HistoryMixin(WinsMixin):
-    _history: list[act.Action | None]
-    _action_of_event: dict[str, int]
-    _config: tuple[Any, ...]
 
-    def _remember(self, action: act.Action) -> None:
+class History:
+    """Owns the actions applied so far and, per event id, the action that caused it."""
+
+    def __init__(self, ctx: TableContext, replay: Replay) -> None:
+        self.ctx, self._replay = ctx, replay
+        self.actions: list[act.Action | None] = []  # None: dropped by a correction
+        self.action_of_event: dict[str, int] = {}
+
+    def remember(self, action: act.Action) -> None:
         if isinstance(action, act.Correction):
             return
-        index = len(self._history)
-        self._history.append(action)
-        for event in self._events:
-            self._action_of_event[event.event_id] = index
+        index = len(self.actions)
+        self.actions.append(action)
+        for event in self.ctx.events:
+            self.action_of_event[event.event_id] = index
 
-    def _correct(self, action: act.Correction) -> None:
-        index = self._action_of_event.get(action.supersedes)
+    def correct(self, action: act.Correction) -> None:
+        index = self.action_of_event.get(action.supersedes)
         if index is None:
-            self._violate(ViolationKind.UNKNOWN_EVENT, None, f"no event {action.supersedes!r}")
+            self.ctx.violate(ViolationKind.UNKNOWN_EVENT, None, f"no event {action.supersedes!r}")
             return
-        self._history[index] = action.replacement
-        procedure, rules = self._config[0], self._config[1]
-        shadow = type(self)(procedure, rules=rules, table_id=self.table_id)  # type: ignore[call-arg]
-        for past in self._history:
-            if past is not None:
-                shadow.apply(past)  # type: ignore[attr-defined]
-        self.procedure, self.hand, self.wall, self.timer = (
-            shadow.procedure,
-            shadow.hand,
-            shadow.wall,
-            shadow.timer,
-        )
-        self.scores, self.hands_played = shadow.scores, shadow.hands_played
-        self.next_dealer = shadow.next_dealer
+        self.actions[index] = action.replacement
+        self._replay([past for past in self.actions if past is not None])
         replacement = act.action_to_dict(action.replacement) if action.replacement else None
-        self._emit(
+        self.ctx.emit(
             CorrectionApplied,
             supersedes=action.supersedes,
             replacement=replacement,
