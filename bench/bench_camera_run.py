@@ -8,7 +8,7 @@ watched by a live camera stream, a real Mosquitto, kill -9 mid-hand, frame-to-ev
     PYTHONPATH=. .venv/bin/python bench/bench_camera_run.py --limiter
 
 For each procedure (``--procedure``, default wsom and national) the simulator plays ``--hands``
-hands (``engine.simulate_actions.demo_hands``, seed ``--seed``); every visible change (a discard, a
+hands (``engine.simulate.actions.demo_hands``, seed ``--seed``); every visible change (a discard, a
 claim, a kong, a flower set aside, the winner's hand laid face up, a self-drawn winning tile
 apart and face-down kongs turned up, as ``tilesight demo --camera-only`` lays them) is rendered
 at 1920x1080 (``models.camera.render_frame``, one fixed overhead camera per table) and served
@@ -121,7 +121,7 @@ def _change(action: act.Action, state: int) -> Change:
 def plan_hands(procedure: str, seed: int, hands: int, rules: str | None) -> list[HandPlan]:
     """The simulator's hands, each as the table states a camera sees and the truth's events
     (one truth table for the game, as ``tilesight demo --camera-only`` keeps it)."""
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from models.camera_scoring import laid_down
     from models.visible_table import VisibleTable
     from vision.layout import TableSpec

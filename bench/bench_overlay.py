@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from engine.simulate_actions import demo_hands  # noqa: E402
+from engine.simulate.actions import demo_hands  # noqa: E402
 from tilesight.config import parse_mqtt_url  # noqa: E402
 from tilesight.demo.broker import MosquittoBroker, free_port, wait_for_port  # noqa: E402
 from tilesight.outbox import Outbox  # noqa: E402

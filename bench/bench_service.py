@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from engine.actions import Action  # noqa: E402
 from engine.events import Event, make_event_id  # noqa: E402
-from engine.table_events import HandEnded, TileDiscarded  # noqa: E402
+from engine.table.events import HandEnded, TileDiscarded  # noqa: E402
 from engine.tiles import Tile  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from tilesight.config import parse_mqtt_url
     from tilesight.demo.broker import MosquittoBroker
     from tilesight.outbox import Outbox

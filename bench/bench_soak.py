@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_service import cpu_seconds
 from devices.emulator import Emulator
 from engine.actions import action_to_dict
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tests.service.hostile_helpers import REPLY, ROOT, send, table_process, write_config
 from tests.service.test_acl import ACCOUNTS, ACL, write_passwords

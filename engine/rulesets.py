@@ -108,7 +108,7 @@ class RuleSet(Protocol):
     """What the engine asks of a rule set.
 
     A rule set that also restricts play at the table (furiten, must-win, tail tiles, kong
-    payments, its own dealer rule) implements the optional :class:`engine.table_rules_api.
+    payments, its own dealer rule) implements the optional :class:`engine.table.rules_api.
     TableRules` hooks as well; the table finds them structurally, never by name.
     """
 

@@ -50,7 +50,7 @@ class ViolationKind(enum.Enum):
     BAD_ACTION = "bad_action"
     UNKNOWN_EVENT = "unknown_event"
     OVERTIME = "overtime"
-    #: Raised through a rule set's table hooks (engine.table_rules_api), e.g. Qujing's.
+    #: Raised through a rule set's table hooks (engine.table.rules_api), e.g. Qujing's.
     PUNG_FURITEN = "pung_furiten"
     WIN_FURITEN = "win_furiten"
     MUST_WIN = "must_win"

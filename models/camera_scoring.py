@@ -18,7 +18,7 @@ from engine import actions as act
 from engine.events import to_dict
 from engine.notation import parse_hand
 from engine.procedures import find_procedure
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from engine.table import Table
 from engine.tiles import Wind
 from models.visible_table import VisibleTable

@@ -1,6 +1,6 @@
 """Evaluation part 3b: complete hands played by the engine's simulator, rendered and read back.
 
-Each hand's actions (``engine.simulate_actions.demo_hands``: real MCR-valid wins, every kind
+Each hand's actions (``engine.simulate.actions.demo_hands``: real MCR-valid wins, every kind
 of claim and kong) update the visible table; after every visible change a 1920x1080 camera renders
 ``frames`` frames, the first ``arm_frames`` with an arm reaching over the table, and the full
 perception path (calibration, detector, stabiliser, reader) reads them. Discards and melds are
@@ -27,7 +27,7 @@ def engine_hands(
     view ``final_frames`` frames (three seconds at 10 fps: a whole hand laid beside a discard
     of its kind waits ``self_draw_frames`` to be read as self-drawn)."""
     from engine.events import to_dict
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from models.camera_scoring import ScoredHand, laid_down, score_hand, truth_table
     from models.perception_check import PerceptionCheck
 

@@ -16,8 +16,8 @@ from engine.events import Event
 from engine.procedures import find_procedure
 from engine.rulesets import find_rules
 from engine.table import Table
-from engine.table_core import seeded_id_factory
-from engine.table_events import public_form
+from engine.table.core import seeded_id_factory
+from engine.table.events import public_form
 from engine.timing import limits_for
 
 

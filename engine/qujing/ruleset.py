@@ -24,7 +24,7 @@ from engine.qujing.table_rules import QujingHandRules, next_dealer
 from engine.qujing.view import colours
 from engine.rulesets import FanScore, ScoreResult, WinRequest
 from engine.scoring.evaluator import Evaluation, evaluate
-from engine.table_rules_api import KONG_KINDS, TableRules
+from engine.table.rules_api import KONG_KINDS, TableRules
 
 
 @dataclass(slots=True)
@@ -111,7 +111,7 @@ class QujingRuleSet:
         )
         return hands.kong_payment(0, each, konger=konger, discarder=None)
 
-    # --- table behaviour (engine.table_rules_api.TableRules hooks) ------------------------
+    # --- table behaviour (engine.table.rules_api.TableRules hooks) ------------------------
     def hand_rules(self) -> QujingHandRules:
         """Fresh per-hand memory for the furiten, last-tiles and tail rules the table consults."""
         return QujingHandRules(self.options)

@@ -1,7 +1,7 @@
 """The Qujing table rules the shared table state machine consults (digest §3-§5, §7).
 
 Pure and per hand: :class:`QujingHandRules` implements the shared table's optional hooks
-(:class:`engine.table_rules_api.HandRules`): the table feeds it what happened (``on_draw``,
+(:class:`engine.table.rules_api.HandRules`): the table feeds it what happened (``on_draw``,
 ``on_discard``, ``on_pass``) and asks it what is allowed (``pung_problem``, ``win_problem``,
 ``must_win``, ``replacement_problem``). A rule set without such rules gets the hooks' defaults
 ("allowed" everywhere), so the table needs no ``if rules == ...`` branch.
@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from engine.qujing.options import QujingOptions
 from engine.qujing.tail import replacement_problem
-from engine.table_rules_api import HandRules
+from engine.table.rules_api import HandRules
 from engine.tiles import Tile
 
 SEATS = 4

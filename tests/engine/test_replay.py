@@ -25,7 +25,7 @@ from engine.rulesets import (
     find_rules,
 )
 from engine.table import Table
-from engine.table_events import TileDrawn, TilesDealt, WinDeclared
+from engine.table.events import TileDrawn, TilesDealt, WinDeclared
 from engine.tiles import MeldKind, RelativeSeat
 
 MahjongGB = pytest.importorskip("MahjongGB")

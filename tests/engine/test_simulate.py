@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.notation import format_botzone_tile
 from engine.procedures import LOG, NATIONAL, WSOM, Procedure
 from engine.simulate import PlayVerb, SimulatedGame, SimulatedHand, simulate_game
-from engine.simulate_types import SimulatedWin, winning_shape_problem
+from engine.simulate.types import SimulatedWin, winning_shape_problem
 from engine.tiles import MeldKind, RelativeSeat, Tile
 from engine.timing import TurnClock, limits_for
 from engine.wall import Wall, procedure_tiles

@@ -8,7 +8,7 @@ import pytest
 
 from engine.procedures import NATIONAL, WSOM, Procedure
 from engine.simulate import simulate_game
-from engine.simulate_actions import game_to_actions, to_actions
+from engine.simulate.actions import game_to_actions, to_actions
 from engine.table import Table
 from engine.tiles import Tile
 

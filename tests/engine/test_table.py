@@ -10,7 +10,7 @@ from engine import actions as act
 from engine.events import Event, to_dict
 from engine.notation import parse_hand, parse_tile, parse_tiles
 from engine.table import Table
-from engine.table_events import public_form
+from engine.table.events import public_form
 from engine.violations import IllegalActionError
 
 

@@ -11,7 +11,7 @@ from engine.events import to_dict
 from engine.notation import parse_tile, parse_tiles
 from engine.rulesets import find_rules
 from engine.table import Table
-from engine.table_rules_api import NO_TABLE_RULES, Deltas, HandRules, TableRules, table_rules_of
+from engine.table.rules_api import NO_TABLE_RULES, Deltas, HandRules, TableRules, table_rules_of
 from engine.tiles import Tile
 
 T = parse_tile

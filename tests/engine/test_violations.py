@@ -12,7 +12,7 @@ from engine.notation import parse_tile
 from engine.procedures import WSOM
 from engine.rulesets import ScoreResult, WinRequest, find_rules
 from engine.table import Table
-from engine.table_events import TileDrawn
+from engine.table.events import TileDrawn
 from engine.violations import Severity, Violation, ViolationKind
 from engine.wall import procedure_tiles
 from tests.engine.test_table import DEAL, kinds, run

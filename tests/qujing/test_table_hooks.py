@@ -10,7 +10,7 @@ from engine.events import Event, to_dict
 from engine.notation import parse_tile, parse_tiles
 from engine.rulesets import find_rules
 from engine.table import Table
-from engine.table_rules_api import TableRules, table_rules_of
+from engine.table.rules_api import TableRules, table_rules_of
 from engine.violations import IllegalActionError
 
 T = parse_tile

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.actions import Deal, Discard, Draw, HandStart, Win
 from engine.notation import parse_tiles
 from engine.table import Table
-from engine.table_events import TileDrawn
+from engine.table.events import TileDrawn
 from tests.qujing.helpers import wall_with
 
 DEALT = [

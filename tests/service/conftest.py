@@ -14,7 +14,7 @@ import pytest
 
 from engine.actions import Action, CommandRecord
 from engine.events import Event, make_event_id
-from engine.table_events import CommandHandled, HandEnded, HandStarted, TileDiscarded
+from engine.table.events import CommandHandled, HandEnded, HandStarted, TileDiscarded
 from engine.tiles import Tile, Wind
 from tilesight.demo.broker import MosquittoBroker, find_mosquitto
 

@@ -59,7 +59,7 @@ def test_a_reader_primed_mid_hand_reports_nothing_on_the_unchanged_table() -> No
     table settled and was published (every river tile taken, then reported again as new). A
     primed reader now feeds its stabiliser confirm_frames + settle_frames frames first."""
     from engine import actions as act
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from engine.table import Table
     from models.camera import render_frame
     from models.faces import load_faces

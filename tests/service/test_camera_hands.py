@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import actions as act
 from engine.events import to_dict
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from engine.table import Table
 from models.camera_scoring import UNIT, exact_frames, laid_down
 from models.visible_table import VisibleTable

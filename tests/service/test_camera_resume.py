@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from engine import actions as act
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from models.camera import render_frame
 from models.faces import load_faces
 from models.visible_table import VisibleTable

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from tests.service.conftest import TILESIGHT, wait_until
 from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker

@@ -73,7 +73,7 @@ def test_the_live_log_says_when_a_self_drawn_tile_was_not_seen() -> None:
     from engine.actions import Win
     from engine.notation import parse_hand
     from engine.table import Table
-    from engine.table_events import WinDeclared
+    from engine.table.events import WinDeclared
     from tests.engine.test_table import script
     from tilesight.demo.play import describe
 

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from engine.notation import NotationError, parse_tiles
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from tests.service.conftest import Probe, make_service, wait_until
 from tests.service.test_acl import ACCOUNTS, _url, secured_broker  # noqa: F401 - fixture
 from tilesight.demo.broker import MosquittoBroker

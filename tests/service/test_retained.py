@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from tests.service.conftest import Probe, wait_until
 from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.table_events import HandEnded
+from engine.table.events import HandEnded
 from tests.service.conftest import REPO_ROOT
 from tilesight.config import ConfigError, load_config, parse_mqtt_url
 from tilesight.outbox import Outbox

@@ -137,7 +137,7 @@ def _camera_hand(procedure: str, seed: int, hide: int | None = None) -> tuple[Ta
     from dataclasses import replace
 
     from engine.events import to_dict
-    from engine.simulate_actions import demo_hands
+    from engine.simulate.actions import demo_hands
     from models.visible_table import VisibleTable
 
     hand = next(iter(demo_hands(procedure, seed, 1)))

@@ -22,8 +22,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from engine.actions import ShowKong, Win
 from engine.events import to_dict
 from engine.notation import parse_hand, parse_tile, parse_tiles
-from engine.simulate_actions import demo_hands
-from engine.table_events import WinDeclared
+from engine.simulate.actions import demo_hands
+from engine.table.events import WinDeclared
 from tests.engine.test_table import script
 from tests.web.conftest import (
     ACCOUNTS,

@@ -16,8 +16,8 @@ import pytest
 
 from engine.actions import TableFault, Win
 from engine.notation import parse_hand, parse_tiles
-from engine.simulate_actions import demo_hands
-from engine.table_events import TileDiscarded, ViolationRaised
+from engine.simulate.actions import demo_hands
+from engine.table.events import TileDiscarded, ViolationRaised
 from tests.engine.test_table import script
 from tests.web.conftest import (
     ACCOUNTS,

@@ -11,7 +11,7 @@ from engine.procedures import UnknownProcedureError, find_procedure
 from engine.replay import ReplaySummary, load_record, replay
 from engine.rulesets import RuleSet, UnknownRuleSetError, find_rules
 from engine.table import Table
-from engine.table_events import public_form
+from engine.table.events import public_form
 from engine.violations import IllegalActionError
 from tilesight.cli import CliError
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from engine.events import Event, to_dict
 from engine.procedures import find_procedure
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from engine.table import Table
 from tilesight.demo.console import print_progress
 from vision.engine_bridge import ActionBridge

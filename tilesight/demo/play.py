@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from engine.actions import HandStart
 from engine.events import Event
 from engine.procedures import find_procedure
-from engine.simulate_actions import demo_hands
+from engine.simulate.actions import demo_hands
 from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
 from tilesight.demo.broker import choose_broker
 from tilesight.demo.console import describe, print_progress, print_summary

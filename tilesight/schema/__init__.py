@@ -15,12 +15,12 @@ import typing
 from importlib import resources
 from typing import Any
 
-import engine.table_events  # noqa: F401 - registers the table's event types
+import engine.table.events  # noqa: F401 - registers the table's event types
 from engine.events import SCHEMA, Event, event_types
 from engine.tiles import Meld, Tile
 
 #: Modules whose event types are published (others may register types for their own use).
-EVENT_MODULES = ("engine.table_events",)
+EVENT_MODULES = ("engine.table.events",)
 TILE = {"type": "string", "pattern": "^([1-9][msp]|[ESWNCFP]|[1-8]f)$", "description": "a tile"}
 MELD = {"type": "string", "description": "a meld in notation, e.g. [123m], [555p<2], {5555p}"}
 _ENVELOPE = {
@@ -122,7 +122,7 @@ STATE = {
             },
             "required": ["turn", "since", "discard_limit_s"],
         },
-        "game": {"type": "object", "description": "engine.table_snapshot.public_snapshot"},
+        "game": {"type": "object", "description": "engine.table.snapshot.public_snapshot"},
     },
     "required": [
         "schema",

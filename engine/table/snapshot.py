@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.notation import format_meld, format_tiles
 
 if TYPE_CHECKING:
-    from engine.table import Table
+    from engine.table.machine import Table
 
 
 def public_snapshot(table: Table) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.simulate_targets import ClaimPlan, WinnerPlan
-from engine.simulate_types import PlayVerb
+from engine.simulate.targets import ClaimPlan, WinnerPlan
+from engine.simulate.types import PlayVerb
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from engine.wall import Wall
 
@@ -14,7 +14,7 @@ DRAW, AFTER_DRAW, AFTER_CLAIM = "draw", "after_draw", "after_claim"
 
 
 class MeldsMixin:
-    """Needs the hand state of :class:`engine.simulate_play.HandSimulator`."""
+    """Needs the hand state of :class:`engine.simulate.play.HandSimulator`."""
 
     rng: random.Random
     wall: Wall

@@ -15,83 +15,93 @@ of a kind the seat holds.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-from engine.notation import Hand, format_hand, format_tiles
-from engine.rulesets import ScoreResult, WinRequest
-from engine.table_claims import ClaimsMixin
-from engine.table_events import HandEnded, KongDeclared, KongShown, WinScored
-from engine.table_seats import HandState, Phase
+from engine.notation import Hand, format_hand
+from engine.table.claims import Claims
+from engine.table.core import TableContext
+from engine.table.events import KongDeclared, KongShown, WinScored
+from engine.table.hooks import Hooks
+from engine.table.scoreboard import Scoreboard
+from engine.table.seats import HandState, Phase
+from engine.table.win_request import score, score_json
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 
 KONG = 4
 
 
-class FaceDownKongsMixin(ClaimsMixin):
-    def _concealed_kong_of(self, seat: int, tile: Tile | None) -> None:
+class FaceDownKongs:
+    """Kongs laid face down and shown later; stateless: the count is the seat's
+    (``SeatState.face_down_kongs``), the wins they hold unscored the hand's."""
+
+    def __init__(
+        self, ctx: TableContext, hooks: Hooks, claims: Claims, scoreboard: Scoreboard
+    ) -> None:
+        self.ctx, self.hooks, self.claims, self.scoreboard = ctx, hooks, claims, scoreboard
+
+    def concealed_kong_of(self, seat: int, tile: Tile | None) -> None:
         """A concealed kong of ``tile``, or of an unseen kind when ``tile`` is None."""
         if tile is not None:
-            self._concealed_kong(seat, tile)
+            self.claims.concealed_kong(seat, tile)
             return
-        hand = self._live_hand(seat)
+        hand = self.ctx.live_hand(seat)
         if hand is None:
             return
         state = hand.seats[seat]
         if state.unknown < KONG:
             fours = [t for t, n in state.known.items() if n + state.unknown >= KONG]
             if len(fours) == 1:
-                self._concealed_kong(seat, fours[0])  # a record: the kind follows
+                self.claims.concealed_kong(seat, fours[0])  # a record: the kind follows
                 return
             held = "no" if not fours else "more than one"
-            self._violate(
+            self.ctx.violate(
                 ViolationKind.TILE_NOT_IN_HAND, seat, f"holds {held} four of a kind to kong"
             )
             return
-        self._own_kong_checks(hand, seat)
+        self.claims.own_kong_checks(hand, seat)
         state.unknown -= KONG
         state.face_down_kongs += 1
         hand.expect_replacement(seat, kong=True)
-        paid = self._kong_payment(hand, "concealed", seat, None)
-        self._emit(KongDeclared, seat=seat, meld=None, kind="concealed", deltas=paid)
+        paid = self.hooks.kong_payment(hand, "concealed", seat, None)
+        self.ctx.emit(KongDeclared, seat=seat, meld=None, kind="concealed", deltas=paid)
 
-    def _show_kong(self, seat: int, tile: Tile) -> None:
+    def show_kong(self, seat: int, tile: Tile) -> None:
         """Turn one of the seat's face-down kongs up as a concealed kong of ``tile``; allowed
         after the hand ended too (the kongs are shown once it is over)."""
-        hand = self._live_hand(seat, ended_ok=True)
+        hand = self.ctx.live_hand(seat, ended_ok=True)
         if hand is None:
             return
         state = hand.seats[seat]
         if state.face_down_kongs == 0:
-            self._violate(ViolationKind.ILLEGAL_MELD, seat, "has no face-down kong to show")
+            self.ctx.violate(ViolationKind.ILLEGAL_MELD, seat, "has no face-down kong to show")
             return
         if tile.is_flower:
-            self._violate(ViolationKind.ILLEGAL_MELD, seat, f"cannot kong flower {tile}")
+            self.ctx.violate(ViolationKind.ILLEGAL_MELD, seat, f"cannot kong flower {tile}")
             return
         state.face_down_kongs -= 1
         meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * KONG)
         state.melds.append(meld)
-        self._emit(KongShown, seat=seat, meld=meld)
-        self._check_copies(hand, (tile,))
+        self.ctx.emit(KongShown, seat=seat, meld=meld)
+        self.ctx.check_copies(hand, (tile,))
         if state.face_down_kongs == 0 and seat in hand.unscored_wins:
-            self._score_shown_win(hand, seat)
+            self.score_shown_win(hand, seat)
 
-    def _score_shown_win(self, hand: HandState, seat: int) -> None:
+    def score_shown_win(self, hand: HandState, seat: int) -> None:
         """Score a win accepted while ``seat``'s kongs lay face down, now that all are shown."""
         request, win_event, discarder = hand.unscored_wins.pop(seat)
         shown = Hand(request.hand.concealed, tuple(hand.seats[seat].melds))
         request = dataclasses.replace(request, hand=shown)
-        result = self._score(request)
-        if result is None or self.rules is None:
+        result = score(self.ctx.rules, request)
+        if result is None or self.ctx.rules is None:
             return
         if not result.valid:
             why = result.error or f"{result.total} points"
             detail = f"with its kongs shown, not a legal win on {request.win_tile}: {why}"
-            self._violate(ViolationKind.FALSE_WIN, seat, detail)
+            self.ctx.violate(ViolationKind.FALSE_WIN, seat, detail)
             return
-        deltas = tuple(self.rules.settle(result, winner=seat, discarder=discarder))
+        deltas = tuple(self.ctx.rules.settle(result, winner=seat, discarder=discarder))
         hand.deltas = [a + b for a, b in zip(hand.deltas, deltas, strict=True)]
-        self._emit(
+        self.ctx.emit(
             WinScored,
             seat=seat,
             win_event=win_event,
@@ -100,31 +110,4 @@ class FaceDownKongsMixin(ClaimsMixin):
             deltas=deltas,
         )
         if hand.phase is Phase.ENDED:  # the totals published with the hand's end change
-            self.scores = [s + d for s, d in zip(self.scores, deltas, strict=True)]
-            net = [d - p for d, p in zip(hand.deltas, hand.penalties, strict=True)]
-            self._emit(
-                HandEnded,
-                hand_number=hand.number,
-                result="win",
-                winners=tuple(hand.winners),
-                deltas=tuple(net),
-                penalties=tuple(hand.penalties),
-                scores=tuple(self.scores),
-            )
-
-    def _score(self, request: WinRequest | None) -> ScoreResult | None:
-        if self.rules is None or request is None:
-            return None
-        try:
-            return self.rules.score(request)
-        except Exception as exc:  # a rule set must not take the table down with it
-            return ScoreResult(total=0, valid=False, error=f"scorer failed: {exc!r}")
-
-
-def score_json(result: ScoreResult) -> dict[str, Any]:
-    """ScoreResult.to_json() plus, per fan, the sets or tiles that produced it."""
-    out = result.to_json()
-    for entry, fan in zip(out["fans"], result.fans, strict=True):
-        if fan.tiles:
-            entry["sets"] = [format_tiles(group) for group in fan.tiles]
-    return out
+            self.scoreboard.late_win(hand, deltas)

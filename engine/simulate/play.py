@@ -1,7 +1,7 @@
 """The hand loop behind :func:`engine.simulate.simulate_game`.
 
 Tiles are decided when they are drawn (a lazily stacked wall): the chosen winner receives the
-tiles of his plan (:mod:`engine.simulate_targets`) with some probability per draw, "carriers"
+tiles of his plan (:mod:`engine.simulate.targets`) with some probability per draw, "carriers"
 receive the tiles he will claim and discard them at once, everybody else gets random tiles from
 the rest of the set. Undrawn positions get the leftovers, so the final wall is a full, consistent
 set in draw order that a :class:`engine.wall.Wall` replays exactly.
@@ -14,10 +14,10 @@ from collections import Counter
 
 from engine.notation import Hand
 from engine.procedures import Procedure
-from engine.simulate_melds import AFTER_DRAW, DRAW, MeldsMixin, connections
-from engine.simulate_supply import TileSupply, tile_index
-from engine.simulate_targets import WinnerPlan, plan_winner
-from engine.simulate_types import (
+from engine.simulate.melds import AFTER_DRAW, DRAW, MeldsMixin, connections
+from engine.simulate.supply import TileSupply, tile_index
+from engine.simulate.targets import WinnerPlan, plan_winner
+from engine.simulate.types import (
     PlayVerb,
     SimulatedHand,
     SimulatedPlay,

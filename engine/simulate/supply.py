@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 from engine.procedures import Procedure
-from engine.simulate_targets import ClaimPlan, WinnerPlan
+from engine.simulate.targets import ClaimPlan, WinnerPlan
 from engine.tiles import Tile
 from engine.wall import Wall, procedure_tiles
 

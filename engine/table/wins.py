@@ -1,20 +1,21 @@
 """Wins and washouts: what kind of win it is, the scoring request, false wins, settlement.
 
-The table builds a :class:`engine.rulesets.WinRequest` from what it knows (the hand without the
-winning tile, the melds with their sources, the win flags and winds) and asks its rule set. A
+The table builds a :class:`engine.rulesets.WinRequest` from what it knows
+(:mod:`engine.table.win_request`) and asks its rule set. A
 result under the rule set's minimum is a false win: a violation, no payment, and play goes on.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.notation import Hand, format_hand
 from engine.rulesets import ScoreResult, WinRequest
-from engine.table_claims import win_rank
-from engine.table_events import WashoutDeclared, WinDeclared
-from engine.table_face_down import FaceDownKongsMixin, score_json
-from engine.table_seats import HandState, Phase, WinContext
+from engine.table.claims import Claims, win_rank
+from engine.table.core import TableContext
+from engine.table.events import WashoutDeclared, WinDeclared
+from engine.table.hooks import Hooks
+from engine.table.scoreboard import Scoreboard
+from engine.table.seats import HandState, Phase, WinContext
+from engine.table.win_request import score, score_json, win_request
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
 from engine.win_tile_choice import best_win_tile
@@ -22,21 +23,28 @@ from engine.win_tile_choice import best_win_tile
 _REFUSED = object()
 
 
-class WinsMixin(FaceDownKongsMixin):
+class Wins:
+    """Wins and washouts; stateless: who won and what is still owed live in the hand."""
+
+    def __init__(
+        self, ctx: TableContext, hooks: Hooks, claims: Claims, scoreboard: Scoreboard
+    ) -> None:
+        self.ctx, self.hooks, self.claims, self.scoreboard = ctx, hooks, claims, scoreboard
+
     @property
     def max_winners(self) -> int:
-        return self.rules.max_winners_per_discard if self.rules is not None else 1
+        return self.ctx.rules.max_winners_per_discard if self.ctx.rules is not None else 1
 
-    def _win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
+    def win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
         inferred = False  # the winning tile chosen by the engine (a draw no one saw)
         if self._late_win_claim(seat, tile):
             return
-        hand = self._live_hand(seat)
+        hand = self.ctx.live_hand(seat)
         if hand is None:
             return
         state = hand.seats[seat]
         if state.xianggong is not None:
-            self._violate(
+            self.ctx.violate(
                 ViolationKind.NO_RIGHT_TO_WIN,
                 seat,
                 f"lost the right to win ({state.xianggong} xianggong)",
@@ -52,32 +60,36 @@ class WinsMixin(FaceDownKongsMixin):
                 drawn, declared = self._unseen_draw(hand, seat, declared)
                 inferred = True
             if drawn is None:
-                self._violate(ViolationKind.FALSE_WIN, seat, "self-drawn win without a known tile")
+                self.ctx.violate(
+                    ViolationKind.FALSE_WIN, seat, "self-drawn win without a known tile"
+                )
                 return
             win_tile = drawn
         else:
             target = self._current_discarder(hand)
             rank = win_rank(seat, target) if target is not None else 0
-            peeked = self._peek_discard(hand, seat, rank)
+            peeked = self.claims.peek_discard(hand, seat, rank)
             if peeked is None:
                 return
             discarder, win_tile, how = peeked
         if tile is not None and tile != win_tile:
-            self._violate(ViolationKind.FALSE_WIN, seat, f"declared {tile} but won on {win_tile}")
+            self.ctx.violate(
+                ViolationKind.FALSE_WIN, seat, f"declared {tile} but won on {win_tile}"
+            )
             return
         win = WinContext(seat, win_tile, how, discarder)
-        if self._win_refused(hand, win):
+        if self.hooks.win_refused(hand, win):
             return
         concealed = self._concealed_for_win(hand, win, declared)
         if concealed is _REFUSED:
             return
         known = concealed if isinstance(concealed, tuple) else None
-        request = self.win_request(hand, win, known) if known is not None else None
+        request = win_request(hand, win, known) if known is not None else None
         # a kong still face down: the hand is not known until it is shown (then scored)
-        result = None if state.face_down_kongs else self._score(request)
+        result = None if state.face_down_kongs else score(self.ctx.rules, request)
         if result is not None and not result.valid:
             why = result.error or f"{result.total} points"
-            self._violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
+            self.ctx.violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
             return
         self._apply_win(hand, win, request, result, inferred=inferred)
 
@@ -89,16 +101,16 @@ class WinsMixin(FaceDownKongsMixin):
     def _unseen_draw(self, hand: HandState, seat: int, declared: Hand) -> tuple[Tile, Hand]:
         """The tile of a self-drawn win whose draw was not seen: the best-scoring reading."""
 
-        def score(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
-            request = self.win_request(hand, WinContext(seat, tile, "self", None), rest)
-            return self._score(request)
+        def reading(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
+            request = win_request(hand, WinContext(seat, tile, "self", None), rest)
+            return score(self.ctx.rules, request)
 
-        tile, rest = best_win_tile(declared.concealed, score)
+        tile, rest = best_win_tile(declared.concealed, reading)
         return tile, Hand(rest, declared.melds)
 
     def _late_win_claim(self, seat: int, tile: Tile | None) -> bool:
         """A second win claim on the discard that already ended the hand (one winner only)."""
-        hand = self.hand
+        hand = self.ctx.hand
         if hand is None or hand.phase is not Phase.ENDED or hand.last_discard_win is None:
             return False
         discarder, won_on, winner, event_id = hand.last_discard_win
@@ -111,7 +123,7 @@ class WinsMixin(FaceDownKongsMixin):
             )
         else:
             detail = f"seat {winner} already won on {won_on}, ahead of seat {seat}"
-        self._violate(ViolationKind.CLAIM_PRECEDENCE, seat, detail)
+        self.ctx.violate(ViolationKind.CLAIM_PRECEDENCE, seat, detail)
         return True
 
     def _current_discarder(self, hand: HandState) -> int | None:
@@ -138,51 +150,17 @@ class WinsMixin(FaceDownKongsMixin):
             tiles = list(state.concealed_tiles())
             if self_drawn:
                 if win_tile not in tiles:
-                    self._violate(ViolationKind.FALSE_WIN, seat, f"does not hold {win_tile}")
+                    self.ctx.violate(ViolationKind.FALSE_WIN, seat, f"does not hold {win_tile}")
                     return _REFUSED
                 tiles.remove(win_tile)
             concealed = tuple(tiles)
         size = len(concealed) + 3 * state.sets
         if size != 13:
-            self._violate(
+            self.ctx.violate(
                 ViolationKind.FALSE_WIN, seat, f"{size} tiles besides the winning tile, not 13"
             )
             return _REFUSED
         return concealed
-
-    def win_request(
-        self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]
-    ) -> WinRequest:
-        """The scoring request for ``win`` with ``concealed`` (the hand without the win tile)."""
-        seat, win_tile, how = win.seat, win.tile, win.how
-        state = hand.seats[seat]
-        visible = hand.visible_count(win_tile) - (0 if how == "self" else 1)
-        self_drawn = how == "self"
-        last_tile = (hand.sea_bottom_drawn if self_drawn else hand.river_bottom) and (
-            how != "robbing"
-        )
-        extras: dict[str, Any] = {
-            "seat": seat,
-            "dealer": hand.dealer,
-            "rivers": tuple(tuple(s.river) for s in hand.seats),
-            "discards": _discards(hand, win),
-            "own_discards": tuple(tile for who, tile in hand.discard_log if who == seat),
-            "kong_discard": how in ("live", "override", "after_draw") and hand.discard_after_kong,
-            **_blessings(hand, win),
-        }
-        return WinRequest(
-            hand=Hand(concealed, tuple(state.melds)),
-            win_tile=win_tile,
-            self_drawn=self_drawn,
-            seat_wind=hand.seat_wind(seat),
-            prevalent_wind=hand.prevalent_wind,
-            flowers=len(state.flowers),
-            last_of_kind=visible == 3,
-            last_tile=bool(last_tile),
-            kong_replacement=self_drawn and hand.kong_replacement_drawn,
-            robbing_kong=how == "robbing",
-            extras=extras,
-        )
 
     def _apply_win(
         self,
@@ -196,29 +174,29 @@ class WinsMixin(FaceDownKongsMixin):
         seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
         unshown = hand.seats[seat].face_down_kongs > 0  # scored when those kongs are shown
         if how in ("override", "after_draw"):
-            self._take_discard(hand, seat, how)
+            self.claims.take_discard(hand, seat, how)
         refund: tuple[int, ...] | None = None
         if how == "robbing" and discarder is not None:
             refund = self._undo_added_kong(hand, discarder, win_tile)
         elif discarder is not None and not hand.winners:
-            self._remove_from_river(hand, discarder, win_tile)
+            self.claims.remove_from_river(hand, discarder, win_tile)
         if how != "self":
             hand.seats[seat].add(win_tile)
         deltas: tuple[int, ...] | None = None
-        if result is not None and self.rules is not None:
-            deltas = tuple(self.rules.settle(result, winner=seat, discarder=discarder))
+        if result is not None and self.ctx.rules is not None:
+            deltas = tuple(self.ctx.rules.settle(result, winner=seat, discarder=discarder))
             hand.deltas = [a + b for a, b in zip(hand.deltas, deltas, strict=True)]
         if refund is not None:
             deltas = tuple(a + b for a, b in zip(deltas or (0, 0, 0, 0), refund, strict=True))
         hand.winners.append(seat)
         hand.must_self_win = None
-        self._check_tail_pick(hand, seat if how == "self" else None)
+        self.hooks.check_tail_pick(hand, seat if how == "self" else None)
         if how != "self":
-            self._take_offer(hand, seat)
+            self.hooks.take_offer(hand, seat)
         if how == "self":
-            at = self._action.at if self._action is not None else None
-            self._overtimes(hand, self.timer.won(seat, at))
-        event = self._emit(
+            at = self.ctx.action_at()
+            self.ctx.overtimes(hand, self.ctx.timer.won(seat, at))
+        event = self.ctx.emit(
             WinDeclared,
             seat=seat,
             win_tile=win_tile,
@@ -238,7 +216,7 @@ class WinsMixin(FaceDownKongsMixin):
         if discarder is not None:
             hand.last_discard_win = (discarder, win_tile, seat, event.event_id)
         if how == "self" or discarder is None or len(hand.winners) >= self.max_winners:
-            self._end_hand(hand, "win")
+            self.scoreboard.end_hand(hand, "win")
         else:
             hand.live_discard, hand.claim, hand.draw_after_discard = (
                 (discarder, win_tile),
@@ -257,37 +235,14 @@ class WinsMixin(FaceDownKongsMixin):
                 break
         hand.pending_kong = None
         hand.expect_replacement(konger, kong=True, count=-1)
-        return self._kong_payment(hand, "added", konger, None, undo=True)
+        return self.hooks.kong_payment(hand, "added", konger, None, undo=True)
 
-    def _washout(self) -> None:
-        hand = self._live_hand()
+    def washout(self) -> None:
+        hand = self.ctx.live_hand()
         if hand is None:
             return
-        live = self.wall.live_left
+        live = self.ctx.wall.live_left
         if live:
-            self._violate(ViolationKind.PREMATURE_WASHOUT, None, f"{live} live tiles are left")
-        self._emit(WashoutDeclared, live_left=live)
-        self._end_hand(hand, "washout")
-
-
-def _discards(hand: HandState, win: WinContext) -> tuple[tuple[int, Tile], ...]:
-    """The hand's discards in order, ending with the tile won on (a robbed kong's added tile
-    counts as the konger's discard); Zung Jung's same-round immunity reads them."""
-    log = tuple(hand.discard_log)
-    if win.how == "robbing" and win.discarder is not None:
-        log += ((win.discarder, win.tile),)
-    return log
-
-
-def _blessings(hand: HandState, win: WinContext) -> dict[str, bool]:
-    """Zung Jung 9.4: East wins on the dealt 14 tiles (heaven), or another seat wins on East's
-    first discard (earth); either is void once any meld (East's concealed kong) was made."""
-    untouched = not any(s.melds for s in hand.seats)
-    heaven = win.how == "self" and win.seat == hand.dealer and not hand.discard_log
-    earth = (
-        win.how != "self"
-        and win.discarder == hand.dealer
-        and len(hand.discard_log) == 1
-        and hand.discard_log[0][0] == hand.dealer
-    )
-    return {"blessing_of_heaven": untouched and heaven, "blessing_of_earth": untouched and earth}
+            self.ctx.violate(ViolationKind.PREMATURE_WASHOUT, None, f"{live} live tiles are left")
+        self.ctx.emit(WashoutDeclared, live_left=live)
+        self.scoreboard.end_hand(hand, "washout")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from engine import actions as act
 from engine.notation import Hand
 from engine.procedures import find_procedure
-from engine.simulate import simulate_game
-from engine.simulate_types import PlayVerb, SimulatedGame, SimulatedHand, SimulatedPlay
+from engine.simulate.game import simulate_game
+from engine.simulate.types import PlayVerb, SimulatedGame, SimulatedHand, SimulatedPlay
 
 
 @dataclass(frozen=True)

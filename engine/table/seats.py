@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.procedures import Procedure
 from engine.rulesets import WinRequest
-from engine.table_rules_api import HandRules
+from engine.table.rules_api import HandRules
 from engine.tiles import Meld, Tile, Wind
 
 RIVER_ROW = 6
@@ -158,7 +158,7 @@ class HandState:
     #: Every discard of the hand in order, claimed ones too: (seat, tile). Zung Jung's
     #: same-round immunity reads it (WinRequest.extras["discards"]).
     discard_log: list[tuple[int, Tile]] = field(default_factory=list)
-    #: The rule set's per-hand table rules (engine.table_rules_api) and what they watch: the
+    #: The rule set's per-hand table rules (engine.table.rules_api) and what they watch: the
     #: tile on offer and the seats that took it, a seat that drew a win it must declare, the
     #: last kong replacement (seat, pick, live tiles before it) and whether the last discard
     #: came right after its discarder's kong.

@@ -1,11 +1,11 @@
-"""The table consults its rule set's optional table hooks (:mod:`engine.table_rules_api`).
+"""The table consults its rule set's optional table hooks (:mod:`engine.table.rules_api`).
 
 What the hooks rule on becomes ordinary violations: ``pung_furiten`` (a pung the seat gave up),
 ``win_furiten`` (a discard win while temporarily furiten: refused like a false win),
 ``must_win`` (a legal win let go where the rules force it) and ``tail_rule`` (a kong replacement
 taken from a tail tile the rules did not allow). Kong payments are score changes carried by
 the ``kong_declared`` event (and given back when the kong is undone). A rule set without hooks
-gets :data:`~engine.table_rules_api.NO_TABLE_RULES`: nothing here changes what it sees.
+gets :data:`~engine.table.rules_api.NO_TABLE_RULES`: nothing here changes what it sees.
 
 A *pass* is worked out when the tile on offer (a discard, or an added-kong tile) is gone: at the
 next draw, discard, kong from the hand or the end of the hand. Whether each other seat could
@@ -17,39 +17,42 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.rulesets import WinRequest
-from engine.table_core import TableCore
-from engine.table_rules_api import TableRules, table_rules_of
-from engine.table_seats import HandState, Offer, WinContext
+from engine.table.core import TableContext
+from engine.table.rules_api import TableRules, table_rules_of
+from engine.table.seats import HandState, Offer, WinContext
+from engine.table.win_request import win_request
 from engine.tiles import Tile
 from engine.violations import ViolationKind
 
 Deltas = tuple[int, int, int, int]
 
 
-class HooksMixin(TableCore):
+class Hooks:
+    """Asks the rule set's table hooks. Stateless: what they remember of a hand (``rules_memory``,
+    the tile on offer and who took it, a win that must be declared, the last tail pick) is the
+    hand's (:class:`~engine.table.seats.HandState`), so it ends and rolls back with the hand."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+
     @property
     def table_rules(self) -> TableRules:
         """The rule set's table hooks (defaults that change nothing when it has none)."""
-        return table_rules_of(self.rules)
+        return table_rules_of(self.ctx.rules)
 
-    def win_request(
-        self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]
-    ) -> WinRequest:
-        raise NotImplementedError  # provided by engine.table_wins.WinsMixin
-
-    def _would_win(self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]) -> bool:
+    def would_win(self, hand: HandState, win: WinContext, concealed: tuple[Tile, ...]) -> bool:
         """Whether the rule set would score ``win`` with ``concealed`` as a legal win."""
-        if self.rules is None or len(concealed) + 3 * hand.seats[win.seat].sets != 13:
+        rules = self.ctx.rules
+        if rules is None or len(concealed) + 3 * hand.seats[win.seat].sets != 13:
             return False
         try:
-            return self.rules.score(self.win_request(hand, win, concealed)).valid
+            return rules.score(win_request(hand, win, concealed)).valid
         except Exception:  # a rule set must not take the table down with it
             return False
 
     # -- offers and passes ------------------------------------------------------------------
-    def _open_offer(self, hand: HandState, seat: int, tile: Tile, *, robbing: bool) -> None:
-        self._close_offer(hand)
+    def open_offer(self, hand: HandState, seat: int, tile: Tile, *, robbing: bool) -> None:
+        self.close_offer(hand)
         if not hand.rules_memory.watches_passes:
             return
         how = "robbing" if robbing else "live"
@@ -60,15 +63,15 @@ class HooksMixin(TableCore):
                 continue
             concealed = state.concealed_tiles()
             could_pung = not robbing and Counter(concealed)[tile] >= 2
-            could_win = self._would_win(hand, WinContext(other, tile, how, seat), concealed)
+            could_win = self.would_win(hand, WinContext(other, tile, how, seat), concealed)
             could.append((could_pung, could_win))
-        hand.offer = Offer(seat, tile, robbing, self.wall.live_left, tuple(could))
+        hand.offer = Offer(seat, tile, robbing, self.ctx.wall.live_left, tuple(could))
 
-    def _take_offer(self, hand: HandState, seat: int) -> None:
+    def take_offer(self, hand: HandState, seat: int) -> None:
         """``seat`` claimed or won on the tile on offer: not a pass."""
         hand.takers.add(seat)
 
-    def _close_offer(self, hand: HandState) -> None:
+    def close_offer(self, hand: HandState) -> None:
         offer, hand.offer = hand.offer, None
         takers, hand.takers = hand.takers, set()
         if offer is None:
@@ -82,53 +85,53 @@ class HooksMixin(TableCore):
                 seat, tiles_left=offer.tiles_left, legal_win=could_win, on_discard=True
             ):
                 detail = f"let {offer.tile} go although the last tiles force a legal win"
-                self._violate(ViolationKind.MUST_WIN, seat, detail)
+                self.ctx.violate(ViolationKind.MUST_WIN, seat, detail)
             memory.on_pass(seat, offer.tile, could_pung=could_pung, could_win=could_win)
 
     # -- what the hooks allow ---------------------------------------------------------------
-    def _check_pung(self, hand: HandState, seat: int, tile: Tile) -> None:
+    def check_pung(self, hand: HandState, seat: int, tile: Tile) -> None:
         problem = hand.rules_memory.pung_problem(seat, tile)
         if problem is not None:
-            self._violate(ViolationKind.PUNG_FURITEN, seat, problem)
+            self.ctx.violate(ViolationKind.PUNG_FURITEN, seat, problem)
 
-    def _win_refused(self, hand: HandState, win: WinContext) -> bool:
+    def win_refused(self, hand: HandState, win: WinContext) -> bool:
         """A win the hooks forbid (temporary furiten on a discard): a violation, no win."""
         problem = hand.rules_memory.win_problem(win.seat, on_discard=win.how != "self")
         if problem is None:
             return False
-        self._violate(ViolationKind.WIN_FURITEN, win.seat, f"{problem}; no win on {win.tile}")
+        self.ctx.violate(ViolationKind.WIN_FURITEN, win.seat, f"{problem}; no win on {win.tile}")
         return True
 
     # -- draws: the last tiles and the tail ---------------------------------------------------
-    def _after_draw(
+    def after_draw(
         self, hand: HandState, seat: int, tile: Tile | None, *, kong: bool, live_before: int | None
     ) -> None:
         """Tell the hooks about a draw; remember a win it must declare and a tail pick."""
         memory = hand.rules_memory
         memory.on_draw(seat)
-        pick = self.wall.last_pick
+        pick = self.ctx.wall.last_pick
         if kong and pick is not None and live_before is not None:
             hand.tail_pick = (seat, pick, live_before)
         hand.must_self_win = None
-        left, state = self.wall.live_left, hand.seats[seat]
+        left, state = self.ctx.wall.live_left, hand.seats[seat]
         if left is None or tile is None or state.unknown or not memory.in_last_tiles(left):
             return
         concealed = list(state.concealed_tiles())
         if tile not in concealed:
             return
         concealed.remove(tile)
-        legal = self._would_win(hand, WinContext(seat, tile, "self", None), tuple(concealed))
+        legal = self.would_win(hand, WinContext(seat, tile, "self", None), tuple(concealed))
         if memory.must_win(seat, tiles_left=left, legal_win=legal, on_discard=False):
             hand.must_self_win = seat
 
-    def _missed_self_win(self, hand: HandState, seat: int) -> None:
+    def missed_self_win(self, hand: HandState, seat: int) -> None:
         """``seat`` discards or kongs instead of declaring a win it had to declare."""
         if hand.must_self_win == seat:
             detail = "drew a winning tile among the last tiles and did not declare the win"
-            self._violate(ViolationKind.MUST_WIN, seat, detail)
+            self.ctx.violate(ViolationKind.MUST_WIN, seat, detail)
         hand.must_self_win = None
 
-    def _check_tail_pick(self, hand: HandState, winner: int | None) -> None:
+    def check_tail_pick(self, hand: HandState, winner: int | None) -> None:
         """Judge the last kong replacement once its konger acts (``winner``: who won)."""
         taken, hand.tail_pick = hand.tail_pick, None
         if taken is None:
@@ -137,10 +140,10 @@ class HooksMixin(TableCore):
         completes = winner == seat
         problem = hand.rules_memory.replacement_problem(pick, live, completes_hand=completes)
         if problem is not None:
-            self._violate(ViolationKind.TAIL_RULE, seat, problem)
+            self.ctx.violate(ViolationKind.TAIL_RULE, seat, problem)
 
     # -- kong payments ------------------------------------------------------------------------
-    def _kong_payment(
+    def kong_payment(
         self, hand: HandState, kind: str, konger: int, discarder: int | None, *, undo: bool = False
     ) -> Deltas | None:
         """The kong's score changes (given back with ``undo``), added to the hand's deltas;
@@ -152,8 +155,3 @@ class HooksMixin(TableCore):
         signed = (sign * changes[0], sign * changes[1], sign * changes[2], sign * changes[3])
         hand.deltas = [a + b for a, b in zip(hand.deltas, signed, strict=True)]
         return signed
-
-    def _end_hand(self, hand: HandState, result: str) -> None:
-        self._close_offer(hand)
-        self._check_tail_pick(hand, hand.winners[0] if hand.winners else None)
-        super()._end_hand(hand, result)

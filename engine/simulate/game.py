@@ -7,9 +7,10 @@ hand of at least 8 MCR points), the deal, and every play in order with timestamp
 washouts by design (every fifth hand, ``washout_every``) and a plan may fail into a washout.
 
 Plays are :class:`SimulatedPlay` records (seat, verb, tile, ...), independent of the table's
-action classes; :mod:`engine.simulate_actions` converts them. Same seed, same game.
+action classes; :mod:`engine.simulate.actions` converts them. Same seed, same game.
 
 >>> from engine.procedures import WSOM
+>>> from engine.simulate.types import PlayVerb
 >>> game = simulate_game(WSOM, seed=1, hands=1)
 >>> game.hands[0].plays[-1].verb in (PlayVerb.WIN, PlayVerb.WASHOUT)
 True
@@ -20,16 +21,8 @@ from __future__ import annotations
 import random
 
 from engine.procedures import Procedure
-from engine.simulate_play import HandSimulator
-from engine.simulate_types import (
-    DEFAULT_START,
-    PlayVerb,
-    SimulatedGame,
-    SimulatedHand,
-    SimulatedPlay,
-    SimulatedWin,
-    winning_shape_problem,
-)
+from engine.simulate.play import HandSimulator
+from engine.simulate.types import DEFAULT_START, SimulatedGame, SimulatedHand
 
 
 def simulate_game(
@@ -64,15 +57,3 @@ def simulate_game(
         clock = hand.plays[-1].at + 60.0
         dealer = procedure.next_dealer(dealer, hand.win.seat if hand.win else None)
     return SimulatedGame(procedure.name, seed, tuple(out))
-
-
-__all__ = [
-    "DEFAULT_START",
-    "PlayVerb",
-    "SimulatedGame",
-    "SimulatedHand",
-    "SimulatedPlay",
-    "SimulatedWin",
-    "simulate_game",
-    "winning_shape_problem",
-]
