@@ -56,7 +56,7 @@ from vision.stabiliser import (
     TableObservation,
 )
 from vision.table_diff import diff, in_play_order, melds_in_flux
-from vision.turn_hold import TurnHold, lapped_from, next_to_play
+from vision.turn_hold import TurnHold, claimable, lapped_from, next_to_play
 from vision.zones import seat_of
 
 #: A table seen cleared for the next hand (``tilesight.camera_feed`` names it too).
@@ -285,12 +285,13 @@ class TableReader:
         return TableObservation(tuple(seats))
 
     def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
-        """A claim takes a discard of the last round. When a meld's turned tile matches no
-        unclaimed discard of its source seat in the last four reported (it was taken before the
-        camera confirmed it in the river, e.g. under the claimer's arm), the discard is reported
-        first, marked ``inferred``. A meld read late, after the claimer's own next discard, still
-        finds its discard; one whose source's unclaimed discard was read as another kind is a
-        misread, not a second discard, and adds nothing."""
+        """A claim takes the discard just made. When a meld's turned tile matches no discard
+        its source seat could have lost to it (:func:`claimable`: unclaimed, and none but the
+        claimer's discarded since; it was taken before the camera confirmed it in the river,
+        e.g. under the claimer's arm), the discard is reported first, marked ``inferred``. A
+        meld read late, after the claimer's own next discard, still finds its discard; one whose
+        claimable discard was read as another kind is a misread, not a second discard, and
+        adds nothing."""
         out: list[dict[str, object]] = []
         for event in events:
             seat = int(str(event.get("seat", -1)))
@@ -301,7 +302,7 @@ class TableReader:
             elif event["type"] == "meld" and not self.reported.is_added_kong(seat, event):
                 source = RelativeSeat[str(event["source"]).upper()]
                 discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
-                open_ones = [d for d in self._recent if d.seat == discarder and not d.claimed]
+                open_ones = claimable(self._recent, discarder, seat)
                 same = [d for d in open_ones if d.tile == tile]
                 if same or open_ones:
                     (same or open_ones)[-1].claimed = True

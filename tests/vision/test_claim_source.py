@@ -1,0 +1,47 @@
+"""A claim takes the discard just made: a discard of the claimed seat's from the round before is
+not the one taken (read as another kind), so the discard the camera never confirmed is inferred.
+Exact detections (no model), as tests/vision/test_reader_melds.py."""
+
+from __future__ import annotations
+
+from tests.vision.test_reader_melds import UNIT, _events
+from vision.layout import MeldSpec, TableSpec
+from vision.reader import TableReader
+from vision.stabiliser import Stabiliser
+
+
+def _reader() -> TableReader:
+    return TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
+
+
+def test_a_claim_of_a_discard_never_confirmed_is_not_matched_to_the_round_before() -> None:
+    """wsom seed 4 hand 3 through tilesight run: seat 2's F, then seats 3, 0 and 1 discard
+    (seat 1 a 4s); seat 2 discards a 4s that seat 1 pungs at once. The F three discards back
+    was taken for the claimed tile misread, nothing was inferred, and the engine saw seat 1
+    pung its own 4s (``claim_own_discard``, ``out_of_turn``, ``small_xianggong``)."""
+    reader, spec = _reader(), TableSpec()
+    for seat, tile in ((2, "F"), (3, "W"), (0, "5p"), (1, "4s")):
+        spec.rivers[seat].append(tile)
+        assert _events(reader, spec) == [("discard", seat, tile, False)]
+    spec.melds[1] = [MeldSpec(["4s", "4s", "4s"], 2)]  # turned on the right: from seat 2
+    assert _events(reader, spec) == [("discard", 2, "4s", True), ("meld", 1, "pung", False)]
+
+
+def test_the_claimers_own_next_discard_does_not_hide_the_discard_it_took() -> None:
+    reader, spec = _reader(), TableSpec()
+    spec.rivers[2] = ["6m"]
+    assert _events(reader, spec) == [("discard", 2, "6m", False)]
+    spec.rivers[2] = []  # seat 3 pungs it and discards N before the camera settles the pung
+    spec.rivers[3] = ["N"]
+    assert _events(reader, spec) == [("discard", 3, "N", False)]
+    spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]
+    assert _events(reader, spec) == [("meld", 3, "pung", False)]  # nothing inferred
+
+
+def test_a_discard_read_as_another_kind_just_before_its_claim_is_still_the_one_taken() -> None:
+    reader, spec = _reader(), TableSpec()
+    spec.rivers[0] = ["6s"]  # the camera read 6s; seat 1 chows what was really 5s
+    assert _events(reader, spec) == [("discard", 0, "6s", False)]
+    spec.rivers[0] = []
+    spec.melds[1] = [MeldSpec(["5s", "6s", "7s"], 0)]
+    assert _events(reader, spec) == [("meld", 1, "chow", False)]
