@@ -11,7 +11,7 @@ For each procedure (``--procedure``, default wsom and national) the simulator pl
 hands (``engine.simulate.actions.demo_hands``, seed ``--seed``); every visible change (a discard, a
 claim, a kong, a flower set aside, the winner's hand laid face up, a self-drawn winning tile
 apart and face-down kongs turned up, as ``tilesight demo --camera-only`` lays them) is rendered
-at 1920x1080 (``models.camera.render_frame``, one fixed overhead camera per table) and served
+at 1920x1080 (``models.drawn.camera.render_frame``, one fixed overhead camera per table) and served
 as a live MJPEG stream over HTTP (multipart/x-mixed-replace, what an IP camera serves), each
 state ``--state-s`` seconds at ``--stream-fps`` frames a second. ``tilesight run`` reads it as
 its camera (``fps = --fps`` in its config: the reader's holds are set from it) with the real
@@ -33,7 +33,7 @@ outbox; the stream goes on from where the table is, and the new process plays th
 Checked per hand: false alerts (``violation`` events on ``private/events/violation``; the
 simulator plays only legal hands), discards missed or invented against the truth (seat and
 tile; a discard inferred with no tile counts as missed), the win against the truth's
-(``models.camera_scoring.win_summary``: winner, self-drawn or discarder, fans, total,
+(``models.evaluation.camera_scoring.win_summary``: winner, self-drawn or discarder, fans, total,
 payments). Per procedure: seq 1..max with no gap or duplicate, unique event ids, one epoch,
 one ``hand_started`` per hand, no ``abandoned`` hand, everything stored was received; after a
 kill, the log says the hand resumed. Latency: from the first frame of each visible change
@@ -122,8 +122,8 @@ def plan_hands(procedure: str, seed: int, hands: int, rules: str | None) -> list
     """The simulator's hands, each as the table states a camera sees and the truth's events
     (one truth table for the game, as ``tilesight demo --camera-only`` keeps it)."""
     from engine.simulate.actions import demo_hands
-    from models.camera_scoring import laid_down
-    from models.visible_table import VisibleTable
+    from models.drawn.visible_table import VisibleTable
+    from models.evaluation.camera_scoring import laid_down
     from vision.layout import TableSpec
 
     truth = Table(procedure, rules=rules)
@@ -154,8 +154,8 @@ def render_hand(plan: HandPlan, corners: np.ndarray, table_seed: int) -> tuple[f
     """Each state rendered once (``plan.jpegs``, JPEG quality 90); returns the table's corners
     in the frame (the calibration). The deal is state 0 of the hand's seeds (as when each hand
     had a process of its own: the same frames), the swept table before it seed 999."""
-    from models.camera import render_frame
-    from models.faces import load_faces
+    from models.art.faces import load_faces
+    from models.drawn.camera import render_frame
 
     faces = {name: [image] for name, image in load_faces().items()}
     found: tuple[float, ...] = ()
@@ -475,7 +475,7 @@ class Runner:
         return restarted, kill
 
     def run(self) -> tuple[list[HandResult], list[str]]:
-        from models.perception_check import installed_camera
+        from models.evaluation.perception_check import installed_camera
         from vision.calibration import Calibration
 
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -538,7 +538,7 @@ class Runner:
         return out
 
     def judge(self, plan: HandPlan, kill: Kill | None, ended: bool, log: str) -> HandResult:
-        from models.camera_scoring import win_summary
+        from models.evaluation.camera_scoring import win_summary
 
         timed = self.hand_events(plan.number)
         events = [e for _, e in timed]

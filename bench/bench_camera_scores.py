@@ -8,7 +8,8 @@ same as the truth, and how fast the reader, bridge and engine get there.
 Seeds ``--seeds A B`` (A up to B, exclusive), ``--hands`` simulated hands each (``--procedure``
 wsom, Zung Jung scoring; or national: 144 tiles with flowers, MCR scoring, a self-drawn
 winning tile laid apart; or qujing), laid out tile by tile where they lie (no model: the
-detector's share is measured by ``python -m models.evaluate``, part 3c), ``--frames`` frames
+detector's share is measured by ``python -m models.evaluation.evaluate``, part 3c), ``--frames``
+frames
 per visible change, each winner's hand laid face up. The camera-only table runs under the same
 procedure (``--camera-procedure log`` for the old count-only table), its wall broken by the same
 dice. A hand counts when it names the same winner, the same self-drawn or discarder, fans, total
@@ -22,7 +23,7 @@ import time
 
 
 def main() -> None:
-    from models.camera_scoring import exact_scored_hands
+    from models.evaluation.camera_scoring import exact_scored_hands
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, nargs=2, default=(2, 22))

@@ -30,9 +30,9 @@ def main() -> None:
     parser.add_argument("--face-down", action="store_true")
     args = parser.parse_args()
 
-    from models.camera import render_frame
-    from models.faces import load_faces
-    from models.perception_check import installed_camera
+    from models.art.faces import load_faces
+    from models.drawn.camera import render_frame
+    from models.evaluation.perception_check import installed_camera
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.layout import MeldSpec, TableSpec

@@ -1,12 +1,13 @@
 """Tiles missed or misread on rendered tables under several reading settings, over the same
-canvases: the second-opinion classifier (models/expert.py) on unsure crops or not, and the
+canvases: the second-opinion classifier (models/training/expert.py) on unsure crops or not, and the
 tile-sized second reading of unsure faces (vision.square_boxes.reread_unsure_faces) or not.
 
     PYTHONPATH=. .venv/bin/python bench/bench_reading.py --seeds 9100 9000 5000 --frames 48
 
 Seeds 9000, 9100 and 5000 are tuning seeds (used for neither training nor the report); the
 report's held-out seeds are 1000 and 3000. Frames are rendered and rectified as in
-``models.evaluate.rendered_scenes``; an error is a true tile not read as its kind at confidence
+``models.evaluation.evaluate.rendered_scenes``; an error is a true tile not read as its kind at
+confidence
 0.3 or more, split three ways: "unboxed" (no detection over it at any confidence: the
 detector's misses), "faint" (boxed, but only under 0.3: the detector's score times the
 reader's probability) and "wrong" (read as another kind at 0.3 or more). Settings:
@@ -50,10 +51,10 @@ def main() -> None:
     import cv2
     import numpy as np
 
-    from models.camera import TABLE_PX, canvas_labels, render_frame
-    from models.dataset import random_spec
-    from models.faces import class_names, load_faces
-    from models.metrics import Sample, reading_errors
+    from models.art.faces import class_names, load_faces
+    from models.drawn.camera import TABLE_PX, canvas_labels, render_frame
+    from models.drawn.dataset import random_spec
+    from models.evaluation.metrics import Sample, reading_errors
     from vision.calibration import Calibration
     from vision.detector import EXPERT_NAME
     from vision.detector_backends import WEIGHTS

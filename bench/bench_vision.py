@@ -33,10 +33,10 @@ def main() -> None:
     parser.add_argument("--no-expert", action="store_true", help="no second-opinion classifier")
     args = parser.parse_args()
 
-    from models.camera import render_frame
-    from models.dataset import random_spec
-    from models.evaluate import baseline
-    from models.faces import load_faces
+    from models.art.faces import load_faces
+    from models.drawn.camera import render_frame
+    from models.drawn.dataset import random_spec
+    from models.evaluation.evaluate import baseline
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.reader import TableReader

@@ -5,7 +5,8 @@ character that tells 梅 from 春 a smudge; on real sets it had learnt pictures,
 close-up photo (a referee's picture of a winning hand, a tile held to a camera) the same tile
 is hundreds of pixels tall. There, a detection called a flower whose box is at least
 :data:`MIN_SIDE` px on its short side is re-read by the close-up reader
-(``models/weights/closeup.onnx``, models/closeup_reader.py; 16 outputs: 1f-8f upright / upside
+(``models/weights/closeup.onnx``, models/training/closeup_reader.py; 16 outputs: 1f-8f upright /
+upside
 down) from the original image; the table camera path is unchanged.
 """
 

@@ -66,7 +66,7 @@ class Detection:
 
 class OnnxClassifier:
     """The crop classifier through ONNX Runtime. The default is the int8 copy of
-    ``classifier.onnx`` (models/quantize.py): about 1.8x faster, reads the same."""
+    ``classifier.onnx`` (models/training/quantize.py): about 1.8x faster, reads the same."""
 
     def __init__(self, path: Path = WEIGHTS / "classifier-int8.onnx") -> None:
         self.session = onnx_session(path)
@@ -101,7 +101,8 @@ class Detector:
         reader of large flowers in images read without a calibration (vision.closeup); by
         default the committed one, loaded when first needed. ``reread_unsure``: read unsure
         faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks).
-        ``expert``: the second-opinion classifier (models/expert.py; the committed one unless
+        ``expert``: the second-opinion classifier (models/training/expert.py; the committed one
+        unless
         ``use_expert`` is False) read on crops whose best kind still scores under
         ``expert_below``, its probabilities mixed in with ``expert_weight`` (a weighted mean).
         ``reader_power``: a face's confidence is the box score times the reader's probability

@@ -145,7 +145,7 @@ class OnnxBoxes:
             outputs = self.session.run(None, {self.input: blob})
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise DetectorError(f"detector failed on a {w}x{h} image: {exc}") from exc
-        if len(outputs) == 2:  # the cut head (models/detector_head.py): decode likely boxes only
+        if len(outputs) == 2:  # the cut head (training/detector_head.py): decode likely boxes
             logits, class_scores = outputs[0][0], outputs[1][0]
             scores = class_scores.max(axis=0)
             keep = np.flatnonzero(scores >= least)

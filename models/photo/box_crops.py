@@ -85,7 +85,7 @@ def _geometries(rng: np.random.Generator, jitter: int) -> list[tuple[float, floa
 def box_crops(
     folder: Path, val_share: float = 0.08, jitter: int = 2, limit: int | None = None
 ) -> dict:
-    """{"train": (x, y), "val": (x, y)} from a labelled photo folder (models.photo_sources)."""
+    """{"train": (x, y), "val": (x, y)} from a labelled photo folder (models.photo.sources)."""
     import cv2
 
     reader = PhotoReader()

@@ -21,8 +21,8 @@ from vision.photo import PHOTO_CLASSIFIER
 
 
 def main() -> None:
-    from models.classifier import train_classifier
-    from models.train import write_checksum
+    from models.training.classifier import train_classifier
+    from models.training.train import write_checksum
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=Path("runs/photo-classifier"))

@@ -4,7 +4,7 @@
         --real ~/.cache/tilesight/photos/hk-table-rf-train --out runs/photo-classifier/data
 
 writes ``train/crops.npz`` and ``val/crops.npz`` (x: N x 48 x 36 x 3 BGR, y: the classifier's
-output index) in the layout models.classifier.train_classifier reads.
+output index) in the layout models.training.classifier.train_classifier reads.
 
 Real crops come from labelled photos whose boxes say the kind but not which way up: a tall box
 is cut upright, a wide one turned a quarter, and the way up is the one the committed classifier

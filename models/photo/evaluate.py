@@ -5,8 +5,8 @@
         --empty ~/.cache/tilesight/scenes/eval-empty --real hk-table-rf riichi-webcam-rf
 
 Sets: rendered scenes never trained on (our art; the held-out real Camerash faces on 3D tiles),
-rendered scenes with no tile, labelled real photos fetched by models.photo_sources (their boxes
-hold whole tiles), and real photos with no tile (models.photo_negatives: floors, a cup on a
+rendered scenes with no tile, labelled real photos fetched by models.photo.sources (their boxes
+hold whole tiles), and real photos with no tile (models.photo.negatives: floors, a cup on a
 table, a cat...; each whole and its four quarters), where none may get a box. Readers: ``photo``
 (vision.photo.PhotoReader, no hint), ``table`` (the table detector's uncalibrated path,
 ``tilesight detect`` before it, at its default 40 px tile) and ``mahjong-detector`` (the public
@@ -47,7 +47,7 @@ def rendered_samples(folder: Path) -> Iterator[Sample]:
 
 
 def real_samples(name: str, cache: Path) -> Iterator[Sample]:
-    from models.photo_sources import load
+    from models.photo.sources import load
 
     for image_path, record in load(name, cache):
         if record.get("tiles") is None:
@@ -99,9 +99,10 @@ def table_reader() -> Reader:
 
 
 def peer_reader() -> Reader:
-    """mahjong-detector (PyPI; the public peer, no flowers, no backs), as models.evaluate runs
+    """mahjong-detector (PyPI; the public peer, no flowers, no backs), as
+    models.evaluation.evaluate runs
     it; a reader that reads nothing when it is not installed is refused."""
-    from models.evaluate import baseline
+    from models.evaluation.evaluate import baseline
 
     run = baseline()
     if run is None:
@@ -130,14 +131,14 @@ def main() -> None:
     parser.add_argument("--rendered", type=Path, nargs="*", default=[])
     parser.add_argument("--empty", type=Path, nargs="*", default=[])
     parser.add_argument("--real", nargs="*", default=["hk-table-rf", "riichi-webcam-rf"])
-    parser.add_argument("--cache", type=Path, default=None, help="models.photo_sources cache")
+    parser.add_argument("--cache", type=Path, default=None, help="models.photo.sources cache")
     parser.add_argument("--readers", nargs="+", default=["photo", "table"])
     parser.add_argument("--limit", type=int, help="at most this many images per set")
     parser.add_argument(
         "--scales", type=float, nargs="*", default=[], help="real sets again at these sizes"
     )
     args = parser.parse_args()
-    from models.photo_sources import DEFAULT_CACHE
+    from models.photo.sources import DEFAULT_CACHE
 
     cache = (args.cache or DEFAULT_CACHE).expanduser()
     readers = {"photo": photo_reader, "photo-full": lambda: photo_reader(full=True)}
@@ -148,7 +149,7 @@ def main() -> None:
         sets[f"rendered:{folder.name}"] = lambda f=folder: rendered_samples(f)
     for folder in args.empty:
         sets[f"rendered, no tile:{folder.name}"] = lambda f=folder: rendered_samples(f)
-    if (cache / "no-tiles" / "labels").is_dir():  # models.photo_negatives
+    if (cache / "no-tiles" / "labels").is_dir():  # models.photo.negatives
         sets["real, no tile:no-tiles"] = lambda: views(real_samples("no-tiles", cache))
     for name in args.real:
         if (cache / name / "labels").is_dir():

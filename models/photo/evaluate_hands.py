@@ -21,7 +21,7 @@ import cv2
 from engine.notation import Hand, parse_hand, parse_tile
 from engine.rulesets import WinRequest, find_rules
 from engine.tiles import Wind
-from models.metrics import wilson_interval
+from models.evaluation.metrics import wilson_interval
 from models.scenes.obb_set import rendered
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.metrics import wilson_interval
+from models.evaluation.metrics import wilson_interval
 
 MATCH_IOU = 0.3
 Box = tuple[float, float, float, float]

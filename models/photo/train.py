@@ -4,7 +4,8 @@
         --out runs/photo --hours 1.0
 
 It starts from the committed table detector (its ONNX rebuilt as a checkpoint by
-models.onnx_checkpoint): the same backbone, neck and box/class branches, with the oriented-box
+models.training.onnx_checkpoint): the same backbone, neck and box/class branches, with the
+oriented-box
 head's angle branch new, so the photo detector begins from a network that already knows tiles.
 Or from an earlier photo detector checkpoint (``--init runs/photo/.../last.pt``) to continue.
 The result is exported to ``models/weights/photo-detector.onnx`` with its checksum.
@@ -34,7 +35,7 @@ def write_data(
     copies: int = 2,
 ) -> Path:
     """The YOLO data yaml over photographs of ``renders`` and labelled ``real`` photo folders
-    (models.photo_sources' cache; at most ``real_limit`` from each); a few scenes are held
+    (models.photo.sources' cache; at most ``real_limit`` from each); a few scenes are held
     for validation."""
     data = out / "data"
     if data.exists():
@@ -66,7 +67,7 @@ def initial_checkpoint(out: Path, images: list[Path]) -> Path:
     """An oriented-box checkpoint holding the committed table detector's weights."""
     from ultralytics import YOLO
 
-    from models.onnx_checkpoint import rebuild
+    from models.training.onnx_checkpoint import rebuild
 
     table = out / "table-init.pt"
     rebuild(WEIGHTS / "detector.onnx", table, images=images[:32])
@@ -133,7 +134,7 @@ def export(
 ) -> Path:
     from ultralytics import YOLO
 
-    from models.train import write_checksum
+    from models.training.train import write_checksum
 
     exported = Path(
         YOLO(str(best)).export(format="onnx", imgsz=size, opset=17, simplify=False, dynamic=False)

@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.faces import load_faces
-from models.flower_art import flower_faces
+from models.art.faces import load_faces
+from models.art.flower_art import flower_faces
 
 DEFAULT_CACHE = Path.home() / ".cache" / "tilesight" / "scenes"
 HDRI_PACKAGE = "@pmndrs/assets@1.7.0"
@@ -33,7 +33,7 @@ _EXR_DATA = re.compile(rb"data:application/exr;base64,([A-Za-z0-9+/=]+)")
 
 def face_library(shared: Path | None) -> dict[str, dict[str, list[np.ndarray]]]:
     """Faces per source and tile name (sources missing from ``shared`` are left out)."""
-    from models.dataset import camerash_crops, camerash_photos
+    from models.drawn.dataset import camerash_crops, camerash_photos
 
     ours = {name: [image] for name, image in load_faces().items() if name != "back"}
     for name, images in flower_faces(np.random.default_rng(7)).items():
@@ -52,7 +52,7 @@ def face_library(shared: Path | None) -> dict[str, dict[str, list[np.ndarray]]]:
                 faces.setdefault(name, []).append(cv2.resize(image, (120, 160), cv2.INTER_AREA))
             library[source] = faces
     if shared is not None and (shared / "tile-art-cc0").is_dir():
-        from models.cc0_art import cc0_faces
+        from models.art.cc0_art import cc0_faces
 
         library["cc0"] = cc0_faces(shared / "tile-art-cc0")
     return library

@@ -110,7 +110,7 @@ def dominant_turn(image: np.ndarray, boxes: list[list[float]]) -> float:
 def write_real_obb(
     folder: Path, out: Path, limit: int | None = None, seed: int = 0, max_turn: float = 5.0
 ) -> int:
-    """Labelled real photos (models.photo_sources' cache layout) as oriented-box training
+    """Labelled real photos (models.photo.sources' cache layout) as oriented-box training
     images: each tile's axis-aligned box as a quad, class 0 (these sets show faces only).
     Photos whose tiles lie turned by more than ``max_turn`` degrees are left out: their boxes
     are no oriented boxes (a tile turned 45 degrees has a square box over its neighbours)."""

@@ -61,10 +61,10 @@ def test_a_reader_primed_mid_hand_reports_nothing_on_the_unchanged_table() -> No
     from engine import actions as act
     from engine.simulate.actions import demo_hands
     from engine.table import Table
-    from models.camera import render_frame
-    from models.faces import load_faces
-    from models.perception_check import installed_camera
-    from models.visible_table import VisibleTable
+    from models.art.faces import load_faces
+    from models.drawn.camera import render_frame
+    from models.drawn.visible_table import VisibleTable
+    from models.evaluation.perception_check import installed_camera
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.engine_bridge import ActionBridge

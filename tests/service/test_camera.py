@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.camera import render_frame
-from models.faces import load_faces
+from models.art.faces import load_faces
+from models.drawn.camera import render_frame
 from tests.service.conftest import Probe, wait_until
 from tilesight.camera_feed import CameraFeed
 from tilesight.config import ServiceConfig

@@ -15,8 +15,8 @@ from engine import actions as act
 from engine.events import to_dict
 from engine.simulate.actions import demo_hands
 from engine.table import Table
-from models.camera_scoring import UNIT, exact_frames, laid_down
-from models.visible_table import VisibleTable
+from models.drawn.visible_table import VisibleTable
+from models.evaluation.camera_scoring import UNIT, exact_frames, laid_down
 from tilesight.camera_feed import CameraFeed, hold_frames_for
 from tilesight.config import ServiceConfig
 from tilesight.table_engine import TableEngine

@@ -20,9 +20,9 @@ import pytest
 
 from engine import actions as act
 from engine.simulate.actions import demo_hands
-from models.camera import render_frame
-from models.faces import load_faces
-from models.visible_table import VisibleTable
+from models.art.faces import load_faces
+from models.drawn.camera import render_frame
+from models.drawn.visible_table import VisibleTable
 from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tilesight.demo.broker import MosquittoBroker
 from vision.calibration import Calibration

@@ -11,8 +11,8 @@ import pytest
 
 from engine import actions as act
 from engine.tiles import Tile
-from models.perception_check import PerceptionCheck, compare
-from models.visible_table import VisibleTable
+from models.drawn.visible_table import VisibleTable
+from models.evaluation.perception_check import PerceptionCheck, compare
 from tests.service.conftest import TILESIGHT
 from tilesight.outbox import Outbox
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.faces import load_faces
+from models.art.faces import load_faces
 
 
 @pytest.fixture(scope="session")

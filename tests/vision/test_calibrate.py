@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.render import render_table
+from models.drawn.render import render_table
 from tilesight.cli import main
 from vision.calibration import Calibration, find_markers
 from vision.calibration_check import problems, zone_outlines

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.dataset import random_spec
+from models.drawn.dataset import random_spec
 from vision.calibration import Calibration, CalibrationError
 from vision.layout import from_table, layout, to_table
 from vision.zones import place_of, seat_of

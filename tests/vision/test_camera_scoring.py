@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.camera_scoring import ScoredHand, exact_scored_hands, win_summary
+from models.evaluation.camera_scoring import ScoredHand, exact_scored_hands, win_summary
 
 
 @pytest.mark.parametrize("seed", [4, 20, 37, 48, 55, 168, 183, 1000])

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from models.cc0_art import cc0_faces, notation
-from models.faces import FACE_H, FACE_W
+from models.art.cc0_art import cc0_faces, notation
+from models.art.faces import FACE_H, FACE_W
 
 CC0 = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "tile-art-cc0"
 

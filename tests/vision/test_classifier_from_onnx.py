@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[t
 
 
 def test_network_from_onnx_reads_crops_like_the_export() -> None:
-    from models.classifier import _train_mode, network_from_onnx
+    from models.training.classifier import _train_mode, network_from_onnx
 
     net = network_from_onnx(WEIGHTS / "classifier.onnx").eval()
     crops = np.random.default_rng(0).integers(0, 256, (6, 48, 36, 3)).astype(np.uint8)

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.camera import render_frame
+from models.drawn.camera import render_frame
 from vision.calibration import Calibration
 from vision.layout import TableSpec
 

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.crop_sets import jittered_crops
-from models.numbered_flowers import numbered_flower_faces
+from models.art.numbered_flowers import numbered_flower_faces
+from models.training.crop_sets import jittered_crops
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE, CloseupReader, closeup_crop
 from vision.crops import TILE_NAMES, kind_probabilities
 from vision.detector import Detection, Detector
@@ -90,7 +90,7 @@ def test_only_large_flowers_are_re_read(faces) -> None:
 def test_detect_reads_real_close_up_flowers_from_full_resolution() -> None:
     """Held-out real tile photos (240x320) laid on felt: ``detect --tile-px 200`` finds the
     four tiles and names both flowers from the full-resolution pixels."""
-    from models.dataset import camerash_crops
+    from models.drawn.dataset import camerash_crops
 
     photos = camerash_crops(PHOTOS, "eval")
     flowers = [p for p in photos if p[0] in ("6f", "7f")][:2]

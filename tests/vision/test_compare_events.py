@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.evaluate_video import compare_events
+from models.evaluation.evaluate_video import compare_events
 
 
 def test_concealed_kongs_are_scored_missed_wrong_and_in_order() -> None:

@@ -1,4 +1,5 @@
-"""The classifier's on-the-fly blur (models/crop_blur.py): kernels, shares, and what it does."""
+"""The classifier's on-the-fly blur (models/training/crop_blur.py): kernels, shares, and what it
+does."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
 
-from models.crop_blur import KERNEL, blur_some, line_kernels  # noqa: E402
+from models.training.crop_blur import KERNEL, blur_some, line_kernels  # noqa: E402
 
 
 def test_kernels_keep_brightness_and_lie_along_their_angle() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.detector_crops import write_detector_crops
+from models.training.detector_crops import write_detector_crops
 from vision.crops import BACK_INDEX, CLASSES_OUT, CROP_H, CROP_W
 
 

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.camera import render_frame
-from models.metrics import iou
+from models.drawn.camera import render_frame
+from models.evaluation.metrics import iou
 from vision.calibration import Calibration
 from vision.crops import BACK_INDEX, CLASSES_OUT, TILE_NAMES, best_outputs, decode
 from vision.detector import Detector

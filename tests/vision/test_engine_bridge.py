@@ -9,8 +9,8 @@ import numpy as np
 
 from engine import actions as act
 from engine.table import Table
-from models.camera_scoring import UNIT, exact_frames
-from models.handvideo import scripted_hand
+from models.drawn.handvideo import scripted_hand
+from models.evaluation.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
@@ -138,7 +138,7 @@ def _camera_hand(procedure: str, seed: int, hide: int | None = None) -> tuple[Ta
 
     from engine.events import to_dict
     from engine.simulate.actions import demo_hands
-    from models.visible_table import VisibleTable
+    from models.drawn.visible_table import VisibleTable
 
     hand = next(iter(demo_hands(procedure, seed, 1)))
     truth, camera = Table(procedure, rules="mcr"), Table(procedure, rules="mcr")

@@ -1,4 +1,5 @@
-"""The second-opinion classifier (models/expert.py): read only on unsure crops, loaded by default,
+"""The second-opinion classifier (models/training/expert.py): read only on unsure crops, loaded
+by default,
 and its int8 copy reads like its float source (checksums: test_model.py)."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.camera import render_frame
+from models.drawn.camera import render_frame
 from vision.crops import TILE_NAMES, crop_tile, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
 from vision.detector_backends import WEIGHTS
@@ -72,7 +73,7 @@ def test_the_expert_alone_reads_rendered_river_tiles(rivers) -> None:
 @pytest.mark.training
 def test_an_expert_trained_for_a_time_budget_exports_and_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
     torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
-    from models.expert import build_expert, train_expert
+    from models.training.expert import build_expert, train_expert
     from vision.crops import CLASSES_OUT, CROP_H, CROP_W
 
     rng = np.random.default_rng(0)
@@ -100,7 +101,7 @@ def test_an_expert_trained_for_a_time_budget_exports_and_goes_on(tmp_path) -> No
 @pytest.mark.training
 def test_the_committed_expert_loads_back_from_its_onnx_for_fine_tuning(rivers) -> None:
     torch = pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
-    from models.classifier import _train_mode, network_from_onnx
+    from models.training.classifier import _train_mode, network_from_onnx
 
     crops, _ = rivers
     net = network_from_onnx(WEIGHTS / "expert.onnx").eval()

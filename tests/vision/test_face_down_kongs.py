@@ -8,7 +8,7 @@ from typing import Any
 from engine.actions import Win
 from engine.events import Event, to_dict
 from engine.table import Table
-from models.camera_scoring import UNIT, exact_frames
+from models.evaluation.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
 from vision.layout import MeldSpec, TableSpec, layout
 from vision.reader import TableReader

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.faces import FACE_H, FACE_W
-from models.flower_art import flower_faces
+from models.art.faces import FACE_H, FACE_W
+from models.art.flower_art import flower_faces
 
 
 def test_each_flower_gets_distinct_picture_faces_with_corner_ink() -> None:
@@ -22,11 +22,11 @@ def test_each_flower_gets_distinct_picture_faces_with_corner_ink() -> None:
 
 
 def test_font_lettered_flowers_need_the_fonts_and_ink_their_top_corner(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """models/font_flowers.py (a training-data tool): nothing without CJK fonts installed; with
+    """models/art/font_flowers.py (a training-data tool): nothing without CJK fonts installed; with
     them, each flower's faces carry the lettering in a top corner."""
     import importlib.util
 
-    from models import font_flowers
+    from models.art import font_flowers
 
     assert font_flowers.installed(font_flowers.CJK_FONTS, root=tmp_path) == []
     faces = font_flowers.font_flower_faces(np.random.default_rng(0), variants=2)
@@ -42,10 +42,10 @@ def test_font_lettered_flowers_need_the_fonts_and_ink_their_top_corner(tmp_path)
 
 
 def test_numbered_flower_faces_carry_numeral_and_crop_both_ways_up() -> None:
-    """models/numbered_flowers.py (training data): each flower's faces differ, carry ink in the
+    """models/art/numbered_flowers.py (training data): each flower's faces differ, carry ink in the
     top band (numeral and/or character), and cut to 48x36 crops labelled upright and upside
     down for their own flower only; the same seed gives the same faces."""
-    from models.numbered_flowers import numbered_flower_crops, numbered_flower_faces
+    from models.art.numbered_flowers import numbered_flower_crops, numbered_flower_faces
     from vision.crops import TILE_NAMES
 
     faces = numbered_flower_faces(np.random.default_rng(3), variants=4)

@@ -11,9 +11,9 @@ import pytest
 from engine.events import Event, to_dict
 from engine.table import Table
 from engine.tiles import Tile
-from models.camera import render_frame
-from models.camera_scoring import UNIT, exact_frames, exact_scored_hands
-from models.perception_check import installed_camera
+from models.drawn.camera import render_frame
+from models.evaluation.camera_scoring import UNIT, exact_frames, exact_scored_hands
+from models.evaluation.perception_check import installed_camera
 from vision.calibration import Calibration
 from vision.detector import Detector
 from vision.engine_bridge import ActionBridge

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.hard_crops import hard_mask, write_hard_crops
+from models.training.hard_crops import hard_mask, write_hard_crops
 from vision.crops import BACK_INDEX, CLASSES_OUT, CROP_H, CROP_W
 from vision.detector import OnnxClassifier
 from vision.detector_backends import WEIGHTS

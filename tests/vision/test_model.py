@@ -7,8 +7,8 @@ import hashlib
 import numpy as np
 import pytest
 
-from models.camera import render_frame
-from models.metrics import iou
+from models.drawn.camera import render_frame
+from models.evaluation.metrics import iou
 from vision.calibration import Calibration
 from vision.detector import Detector
 from vision.detector_backends import WEIGHTS
@@ -71,7 +71,8 @@ def test_committed_model_reads_rendered_rivers(faces) -> None:
 
 
 def test_int8_classifier_reads_like_the_float_one(faces) -> None:
-    """The runtime's int8 classifier (models/quantize.py) gives the float network's outputs on
+    """The runtime's int8 classifier (models/training/quantize.py) gives the float network's
+    outputs on
     crops of a rendered table, sharp and softened. Quantized without ``reduce_range`` it picked
     the same outputs on sharp crops but, on CPUs without VNNI (AVX2 only: int16 saturation),
     its probabilities moved by up to 0.31 and it missed 258 instead of 63 held-out tiles."""
@@ -101,7 +102,7 @@ def test_int8_classifier_reads_like_the_float_one(faces) -> None:
 
 
 def test_committed_detector_ends_at_raw_logits_and_scores() -> None:
-    """models/detector_head.py cut the export's decoding off; the runtime decodes (see
+    """models/training/detector_head.py cut the export's decoding off; the runtime decodes (see
     test_detector_geometry) and OnnxBoxes still reads plain exports with one output."""
     from vision.detector_backends import OnnxBoxes
 

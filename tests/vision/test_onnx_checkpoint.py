@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.onnx_checkpoint import rebuild
+from models.training.onnx_checkpoint import rebuild
 from vision.detector_backends import WEIGHTS, anchor_grid, decode_boxes
 
 pytestmark = pytest.mark.training

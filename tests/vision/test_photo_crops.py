@@ -52,7 +52,7 @@ def test_a_mirrored_photo_is_turned_back_before_its_crops_are_kept(tmp_path: Pat
 
 
 def test_synthesized_crops_are_the_faces_upright_or_turned_with_their_labels() -> None:
-    from models.faces import load_faces
+    from models.art.faces import load_faces
     from models.photo.face_crops import crop_set, synthesize
 
     faces = load_faces()

@@ -1,4 +1,4 @@
-"""The registry of public real-photo sources and its label conversion (models.photo_sources).
+"""The registry of public real-photo sources and its label conversion (models.photo.sources).
 Nothing here touches the network; the cached photos are only checked when already fetched."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models import photo_sources as ps
+from models.photo import sources as ps
 from vision.crops import TILE_NAMES
 
 ALLOWED_LICENCES = {"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "CC0-1.0", "CC-BY-4.0"}
@@ -128,7 +128,7 @@ def test_cached_photos_are_consistent(name: str) -> None:
     try:
         records = list(ps.load(name))
     except FileNotFoundError:
-        pytest.skip(f"{name} not fetched (python -m models.photo_sources fetch {name})")
+        pytest.skip(f"{name} not fetched (python -m models.photo.sources fetch {name})")
     assert records
     for path, record in records:
         assert path.is_file() and record["width"] > 0 and record["height"] > 0

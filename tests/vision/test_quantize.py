@@ -1,4 +1,5 @@
-"""The int8 classifier recipe (models/quantize.py) reproduces a classifier that reads like the
+"""The int8 classifier recipe (models/training/quantize.py) reproduces a classifier that reads
+like the
 float one. Needs the ``onnx`` package (training extra)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")
 
 
 def test_quantized_classifier_agrees_with_the_float_one(tmp_path: Path) -> None:
-    from models.quantize import calibration_batches, quantize_classifier
+    from models.training.quantize import calibration_batches, quantize_classifier
 
     target = quantize_classifier(WEIGHTS / "classifier.onnx", tmp_path / "int8.onnx", tables=2)
     crops = next(calibration_batches(tables=1, seed=5))  # another table than calibration's

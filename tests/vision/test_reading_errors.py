@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.metrics import Sample, reading_errors
+from models.evaluation.metrics import Sample, reading_errors
 
 NAMES = ["1m", "2m", "3m"]
 

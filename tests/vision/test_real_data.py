@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from models.dataset import UNTAGGED_LABELS, camerash_crops, camerash_photos
-from models.evaluate import rendered_scenes
-from models.evaluate_real import real_table_faces, real_table_summary
-from models.faces import class_names
+from models.art.faces import class_names
+from models.drawn.dataset import UNTAGGED_LABELS, camerash_crops, camerash_photos
+from models.evaluation.evaluate import rendered_scenes
+from models.evaluation.evaluate_real import real_table_faces, real_table_summary
 from vision.detector import Detector
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"

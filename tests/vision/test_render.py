@@ -7,8 +7,8 @@ import itertools
 import cv2
 import numpy as np
 
-from models.camera import TABLE_PX, canvas_labels, render_frame
-from models.render import render_table, visible_fraction
+from models.drawn.camera import TABLE_PX, canvas_labels, render_frame
+from models.drawn.render import render_table, visible_fraction
 from vision.layout import MeldSpec, TableSpec
 
 
@@ -145,7 +145,7 @@ def test_frames_of_one_seeded_table_reuse_the_drawing_but_not_the_camera(faces) 
 
 
 def test_concealed_kongs_in_random_tables_are_optional_and_labelled_as_laid(faces) -> None:
-    from models.dataset import KONG_DISPLAYS, random_spec
+    from models.drawn.dataset import KONG_DISPLAYS, random_spec
 
     plain = [random_spec(np.random.default_rng(seed)) for seed in range(30)]
     again = [random_spec(np.random.default_rng(seed), kongs=0.0) for seed in range(30)]

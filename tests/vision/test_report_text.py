@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.metrics import wilson_interval
-from models.report_text import report_markdown
+from models.evaluation.metrics import wilson_interval
+from models.evaluation.report_text import report_markdown
 
 
 def test_wilson_interval_brackets_the_share_and_narrows_with_more_tiles() -> None:

@@ -56,9 +56,9 @@ def test_the_measured_revealed_hand_reads_whole(monkeypatch: pytest.MonkeyPatch)
     """The camera bench's wsom seed 3 hand 2, its winner's hand laid face up, rendered as the
     bench renders it: the 9s between 8s and 4p scored 0.375 and the hand read one tile short."""
     from bench.bench_camera_run import SIZE, _rules, plan_hands
-    from models.camera import render_frame
-    from models.faces import load_faces
-    from models.perception_check import installed_camera
+    from models.art.faces import load_faces
+    from models.drawn.camera import render_frame
+    from models.evaluation.perception_check import installed_camera
     from vision import row_fill
     from vision.calibration import Calibration
     from vision.detector import Detector

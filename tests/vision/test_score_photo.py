@@ -33,7 +33,7 @@ AIM = (270.0, 20.0)  # the middle of HAND on the table, mm
 def render(layout: str, h: np.ndarray, seed: int = 0) -> np.ndarray:
     """A 1600x1200 photo of ``layout`` (tests.vision.test_hand_photo.lay) seen through ``h``:
     each face on an ivory body with a rim and a darker side, on a textured cloth."""
-    from models.faces import load_faces
+    from models.art.faces import load_faces
 
     faces = load_faces()
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Averaging classifier weights (models/soup.py)."""
+"""Averaging classifier weights (models/training/soup.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from vision.detector_backends import WEIGHTS
 pytestmark = pytest.mark.training
 onnx = pytest.importorskip("onnx", reason="training extra (pip install -e '.[train]')")
 
-from models.soup import SoupError, average_classifiers  # noqa: E402
+from models.training.soup import SoupError, average_classifiers  # noqa: E402
 
 
 def _float_weights(path: Path) -> dict[str, np.ndarray]:

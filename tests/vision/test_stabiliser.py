@@ -102,7 +102,7 @@ def test_confirmed_tile_read_as_another_kind_long_enough_is_corrected() -> None:
 def test_felt_check_tells_bare_felt_from_tiles_and_arms(faces) -> None:
     import numpy as np
 
-    from models.render import render_table
+    from models.drawn.render import render_table
     from vision.detector_backends import CANVAS
     from vision.reader import FeltCheck
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.classifier import one_cycle
-from models.train_gpu import load_faces, pack_faces, render_until
+from models.training.classifier import one_cycle
+from models.training.train_gpu import load_faces, pack_faces, render_until
 from vision.crops import CLASSES_OUT, CROP_H, CROP_W
 
 
@@ -22,7 +22,7 @@ def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_packed_faces_come_back_pixel_for_pixel(packed: Path) -> None:
-    from models.dataset import face_sets
+    from models.drawn.dataset import face_sets
 
     original = face_sets(None)
     loaded = load_faces(packed)
@@ -71,7 +71,7 @@ def test_the_learning_rate_cycle_warms_up_then_falls_to_nothing() -> None:
 @pytest.mark.training
 def test_a_classifier_trained_for_a_time_budget_stops_and_exports(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training extra (pip install -e '.[train]')")
-    from models.classifier import train_classifier
+    from models.training.classifier import train_classifier
 
     rng = np.random.default_rng(0)
     for name, count in (("train", 512), ("val", 64)):
@@ -92,8 +92,8 @@ PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash
 def test_photos_pack_as_jpeg_and_come_back_close() -> None:
     import cv2
 
-    from models.dataset import camerash_crops
-    from models.train_gpu import encode_face
+    from models.drawn.dataset import camerash_crops
+    from models.training.train_gpu import encode_face
 
     for _, photo in camerash_crops(PHOTOS, "train")[:5]:
         face = cv2.resize(photo, (120, 160), interpolation=cv2.INTER_AREA)

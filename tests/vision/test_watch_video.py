@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.camera import random_camera, render_frame
+from models.drawn.camera import random_camera, render_frame
 from vision.calibration import Calibration
 from vision.layout import MeldSpec, TableSpec
 

@@ -2,7 +2,7 @@
 
 The simulator plays each hand on a table of its own (the truth, every tile known). After each of
 its public actions the table is rendered overhead and read by the real detector, stabiliser and
-reader (:class:`models.perception_check.PerceptionCheck`); each reader event goes through
+reader (:class:`models.evaluation.perception_check.PerceptionCheck`); each reader event goes through
 :class:`vision.engine_bridge.ActionBridge` to the service's engine, as ``tilesight run`` does with
 a camera. The engine never sees a simulator action: the emulated table's dice start each hand,
 the winner lays its hand face up (a self-drawn winning tile a little apart and its kongs laid
@@ -24,7 +24,7 @@ from tilesight.demo.console import print_progress
 from vision.engine_bridge import ActionBridge
 
 if TYPE_CHECKING:
-    from models.perception_check import PerceptionCheck
+    from models.evaluation.perception_check import PerceptionCheck
     from tilesight.demo.play import DemoOptions, DemoSummary
     from tilesight.service import TableService
     from tilesight.table_bridge import TableBridge
@@ -40,7 +40,7 @@ def play_camera_only(
     out: TextIO,
 ) -> None:
     """Play ``options.hands`` simulated hands, the engine fed from the rendered frames only."""
-    from models.camera_scoring import ScoredHand, laid_down, win_summary  # noqa: PLC0415 - opt-in
+    from models.evaluation.camera_scoring import ScoredHand, laid_down, win_summary  # noqa: PLC0415 - opt-in
 
     procedure = find_procedure(options.procedure)
     bridge = ActionBridge(procedure)

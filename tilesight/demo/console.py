@@ -72,7 +72,7 @@ def print_summary(summary: DemoSummary, options: DemoOptions, out: TextIO) -> No
         )
         lines += ["standings:", summary.standings]
     if summary.perception:
-        from models.perception_check import total_line  # noqa: PLC0415 - heavy, opt-in
+        from models.evaluation.perception_check import total_line  # noqa: PLC0415 - heavy, opt-in
 
         lines.append(total_line(summary.perception, options.camera_only))
     if summary.wins:

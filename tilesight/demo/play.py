@@ -39,7 +39,7 @@ from tilesight.topics import TableTopics
 __all__ = ["DemoOptions", "DemoSummary", "describe", "print_progress", "print_summary", "run_demo"]
 
 if TYPE_CHECKING:
-    from models.perception_check import HandPerception, PerceptionCheck
+    from models.evaluation.perception_check import HandPerception, PerceptionCheck
 
 log = logging.getLogger("tilesight.demo")
 
@@ -59,7 +59,7 @@ class DemoOptions:
     quiet: bool = False
     consumer: bool = True
     broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
-    vision: bool = False  # also read rendered frames through the detector (models.perception_check)
+    vision: bool = False  # also read rendered frames through the detector (perception_check)
     vision_frames_per_action: int = 4
     camera_only: bool = False  # the engine fed only by what the camera path reads (camera_demo)
 
@@ -208,7 +208,7 @@ def _play(
 def _perception_check(options: DemoOptions, out: TextIO) -> PerceptionCheck | None:
     if not (options.vision or options.camera_only):
         return None
-    from models.perception_check import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
+    from models.evaluation.perception_check import PerceptionCheck  # noqa: PLC0415 - heavy, opt-in
 
     # the last table of a hand stays in view a second (10 frames) while the win is scored;
     # camera-only, three: a whole hand laid beside a discard of a kind it holds waits two

@@ -1,0 +1,309 @@
+"""Real photographs of mahjong tiles from public, permissively licensed repositories, for
+evaluating the detector (never for committing: everything lands in a cache outside the repo).
+
+    python -m models.photo.sources list
+    python -m models.photo.sources fetch NAME [--mirror GIT_DIR] [--cache DIR]
+
+``fetch`` reads the pinned commit from a bare git mirror (``git --git-dir=MIRROR``) or, without
+one, from a shallow fetch of the repository, and writes ``<cache>/<name>/images/<file>`` plus
+one ``<cache>/<name>/labels/<stem>.json`` per image: ``{"image", "width", "height", "tiles"}``
+with ``tiles`` a list of ``{"tile": notation or null, "box": [x1, y1, x2, y2]}`` (pixels of the
+image as cv2 reads it), or null for an unlabelled source. Sources and licences:
+docs/photo-sources.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+DEFAULT_CACHE = Path(os.environ.get("TILESIGHT_PHOTO_CACHE", "~/.cache/tilesight/photos"))
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+Tile = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PhotoSource:
+    name: str
+    repo: str  # owner/name on GitHub
+    commit: str
+    licence: str  # SPDX-style identifier of the licence the photos are used under
+    licence_line: str  # quoted from the source
+    holds: str
+    image_dirs: tuple[str, ...]  # folders in the repository holding the images
+    label_format: str = "none"  # "yolo" (labels/ beside images/), "coco" or "none"
+    classes: tuple[str, ...] = ()  # YOLO class names by index (COCO files name their own)
+    mapping: Mapping[str, str | None] = field(default_factory=dict)  # class -> our notation
+    coco_files: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/{self.repo}"
+
+
+def _suited(suits: dict[str, str], form: str) -> dict[str, str]:
+    """Class names (``form`` filled with {key} and {n}) of the 27 suited tiles."""
+    return {form.format(key=k, n=n): f"{n}{v}" for k, v in suits.items() for n in range(1, 10)}
+
+
+def _names(words: str) -> tuple[str, ...]:
+    return tuple(words.split())
+
+
+HK_CLASSES = _names(
+    "bs1 sc1 sd1 sb1 hwe bs2 sc2 sd2 sb2 hws bs3 sc3 sd3 sb3 hww bs4 sc4 sd4 sb4 hwn bf1 sc5 sd5 "
+    "sb5 hdw bf2 sc6 sd6 sb6 hdg bf3 sc7 sd7 sb7 hdr bf4 sc8 sd8 sb8 sc9 sd9 sb9"
+)
+HK_MAPPING: dict[str, str | None] = {
+    **_suited({"c": "m", "d": "p", "b": "s"}, "s{key}{n}"),
+    **{f"hw{w.lower()}": w for w in "ESWN"},
+    "hdr": "C",
+    "hdg": "F",
+    "hdw": "P",
+    **{f"bf{n}": f"{n}f" for n in range(1, 5)},  # plum orchid chrysanthemum bamboo
+    **{f"bs{n}": f"{n + 4}f" for n in range(1, 5)},  # spring summer autumn winter
+}
+RIICHI_HONOURS = dict(zip(_names("chun hatsu haku ton nan sya- pe-"), "CFPESWN", strict=True))
+RIICHI_CLASSES = (
+    "0",
+    *(f"{n}_{s}" for n in range(1, 10) for s in ("man", "pin", "sou")),
+    *_names("chun haku hatsu nan pe- sya- ton"),
+)
+RIICHI_MAPPING: dict[str, str | None] = {
+    "0": None,  # unexplained catch-all class of the source
+    **_suited({"man": "m", "pin": "p", "sou": "s"}, "{n}_{key}"),
+    **RIICHI_HONOURS,
+}
+
+SOURCES: dict[str, PhotoSource] = {
+    s.name: s
+    for s in (
+        PhotoSource(
+            name="hk-table-rf",
+            repo="alanchoi00/mahjong_detection",
+            commit="4403f4c0b9f5c926559d01d0047ddae8e152ccc7",
+            licence="CC-BY-4.0",
+            licence_line="License: CC BY 4.0 (data/README.dataset.txt; Roboflow Universe "
+            "riichimahjongdetection/chinese-mahjong-detection v4)",
+            holds="Phone photos of HK/Chinese sets (racks, tables, trays), 640x640 stretched, "
+            "42 classes with flowers; valid+test only (train is 3x augmented)",
+            image_dirs=("data/valid/images", "data/test/images"),
+            label_format="yolo",
+            classes=HK_CLASSES,
+            mapping=HK_MAPPING,
+            note="Repository has no LICENSE file; the data carries the publisher's CC BY 4.0.",
+        ),
+        PhotoSource(
+            name="hk-table-rf-train",
+            repo="alanchoi00/mahjong_detection",
+            commit="4403f4c0b9f5c926559d01d0047ddae8e152ccc7",
+            licence="CC-BY-4.0",
+            licence_line="License: CC BY 4.0 (data/README.dataset.txt; Roboflow Universe "
+            "riichimahjongdetection/chinese-mahjong-detection v4)",
+            holds="The same data set's train split (1,350 other photos of the same sets, each "
+            "in 3 copies flipped and turned): photo detector TRAINING only, never evaluation",
+            image_dirs=("data/train/images",),
+            label_format="yolo",
+            classes=HK_CLASSES,
+            mapping=HK_MAPPING,
+            note="Flipped copies mirror the faces: boxes only, never classifier crops.",
+        ),
+        PhotoSource(
+            name="riichi-webcam-rf",
+            repo="leo-miura-robot/mahjong-detect",
+            commit="6e3accb27386679f46a489f6c5af2d92056c89be",
+            licence="CC-BY-4.0",
+            licence_line="License: CC BY 4.0 (datasets/mahjong.v5/README.dataset.txt; "
+            "Roboflow Universe leomiurarobot/mahjong-bmblq)",
+            holds="Webcam photos of riichi rows on felt, 640x640 stretched, 34 classes",
+            image_dirs=tuple(f"datasets/mahjong.v5/{s}/images" for s in ("train", "valid", "test")),
+            label_format="yolo",
+            classes=RIICHI_CLASSES,
+            mapping=RIICHI_MAPPING,
+            note="Repository has no LICENSE file; its author published the data as CC BY 4.0.",
+        ),
+        PhotoSource(
+            name="riichi-table-phone",
+            repo="lietxia/Mahjong-YOLO",
+            commit="32e82de41755a02859c9e72ad836952085961b9c",
+            licence="MIT",
+            licence_line="MIT License / Copyright (c) 2024 Shin Zhang (LICENSE)",
+            holds="Unlabelled phone photos of riichi games on automatic tables (branch web_app)",
+            image_dirs=("photos",),
+        ),
+        PhotoSource(
+            name="riichi-row-phone",
+            repo="TobyHoltzman/mahjong-scorer",
+            commit="ecc308dca1cb3702491b249ab4e0d855661d8f50",
+            licence="MIT",
+            licence_line="MIT License / Copyright (c) 2025 TobyHoltzman (LICENSE)",
+            holds="One unlabelled phone photo of eight riichi tiles in a row on a cloth",
+            image_dirs=("tests/resources",),
+        ),
+    )
+}
+
+
+def yolo_tiles(
+    text: str, classes: Sequence[str], mapping: Mapping[str, str | None], width: int, height: int
+) -> list[Tile]:
+    """YOLO label lines (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` polygons, normalised)
+    as tiles with pixel boxes; classes outside ``mapping`` give ``tile`` null."""
+    tiles: list[Tile] = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        index, values = int(parts[0]), [float(v) for v in parts[1:]]
+        if len(values) == 4:
+            cx, cy, w, h = values
+            x1, y1, x2, y2 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+        else:
+            xs, ys = values[0::2], values[1::2]
+            x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
+        name = classes[index] if 0 <= index < len(classes) else str(index)
+        box = [x1 * width, y1 * height, x2 * width, y2 * height]
+        tiles.append({"tile": mapping.get(name), "box": [round(v, 1) for v in box]})
+    return tiles
+
+
+def coco_tiles(coco: Mapping[str, Any], mapping: Mapping[str, str | None]) -> dict[str, list[Tile]]:
+    """A COCO detection file's boxes as tiles, by image file name (category names mapped)."""
+    names = {c["id"]: c["name"] for c in coco.get("categories", [])}
+    files = {i["id"]: i["file_name"] for i in coco.get("images", [])}
+    out: dict[str, list[Tile]] = {name: [] for name in files.values()}
+    for ann in coco.get("annotations", []):
+        x, y, w, h = (float(v) for v in ann["bbox"])
+        tile = mapping.get(names.get(ann["category_id"], ""))
+        out[files[ann["image_id"]]].append({"tile": tile, "box": [x, y, x + w, y + h]})
+    return out
+
+
+class _Git:
+    """Reads blobs of one commit from a git directory."""
+
+    def __init__(self, git_dir: Path, commit: str) -> None:
+        self.git_dir, self.commit = git_dir, commit
+
+    def _run(self, *args: str) -> bytes:
+        cmd = ["git", f"--git-dir={self.git_dir}", *args]
+        return subprocess.run(cmd, check=True, capture_output=True).stdout
+
+    def files(self, folder: str) -> list[tuple[str, str]]:
+        """(blob id, path) of the files directly in ``folder``."""
+        out = self._run("ls-tree", "-z", "--full-tree", self.commit, f"{folder.rstrip('/')}/")
+        rows = [entry.split("\t", 1) for entry in out.decode().split("\0") if entry]
+        return [(meta.split()[2], path) for meta, path in rows if meta.split()[1] == "blob"]
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            return self._run("cat-file", "blob", f"{self.commit}:{path}")
+        except subprocess.CalledProcessError:
+            return None  # listed but absent (a mirror may lack large blobs)
+
+
+def _shallow_clone(source: PhotoSource, into: Path) -> Path:
+    git_dir = into / "repo.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(git_dir)], check=True)
+    cmd = ["git", f"--git-dir={git_dir}", "fetch", "-q", "--depth=1", source.url, source.commit]
+    subprocess.run(cmd, check=True)
+    return git_dir
+
+
+def _labels_for(source: PhotoSource, git: _Git, path: str, w: int, h: int) -> list[Tile] | None:
+    if source.label_format != "yolo":
+        return None
+    folder, file = path.rsplit("/", 1)
+    label_path = f"{folder.rsplit('images', 1)[0]}labels/{Path(file).stem}.txt"
+    text = git.read(label_path)
+    return yolo_tiles((text or b"").decode(), source.classes, source.mapping, w, h)
+
+
+def _coco_labels(source: PhotoSource, git: _Git) -> dict[str, list[Tile]]:
+    found: dict[str, list[Tile]] = {}
+    for path in source.coco_files:
+        found.update(coco_tiles(json.loads(git.read(path) or b"{}"), source.mapping))
+    return found
+
+
+def fetch(name: str, cache_dir: Path = DEFAULT_CACHE, mirror: Path | None = None) -> Path:
+    """Copy source ``name``'s images and converted labels into ``cache_dir/name``; return it."""
+    source = SOURCES[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        git = _Git(mirror if mirror else _shallow_clone(source, Path(tmp)), source.commit)
+        return _export(source, git, Path(cache_dir).expanduser() / name)
+
+
+def _export(source: PhotoSource, git: _Git, out: Path) -> Path:
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    coco = _coco_labels(source, git) if source.label_format == "coco" else {}
+    seen: set[str] = set()
+    missing: list[str] = []
+    for folder in source.image_dirs:
+        for blob, path in git.files(folder):
+            if not path.lower().endswith(IMAGE_SUFFIXES) or blob in seen:
+                continue
+            seen.add(blob)
+            data = git.read(path)
+            image = None if data is None else cv2.imdecode(np.frombuffer(data, np.uint8), 1)
+            if data is None or image is None:
+                missing.append(path)
+                continue
+            h, w = image.shape[:2]
+            file = Path(path).name
+            tiles = coco.get(file) if coco else _labels_for(source, git, path, w, h)
+            (out / "images" / file).write_bytes(data)
+            record = {"image": file, "width": w, "height": h, "tiles": tiles, "repo_path": path}
+            (out / "labels" / f"{Path(file).stem}.json").write_text(json.dumps(record))
+    meta = {k: v for k, v in vars(source).items() if k not in ("mapping", "classes")}
+    meta.update(url=source.url, images=len(seen) - len(missing), missing=missing)
+    (out / "source.json").write_text(json.dumps(meta, indent=2))
+    return out
+
+
+def load(name: str, cache_dir: Path = DEFAULT_CACHE) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(image path, label record) for each fetched image of source ``name``; FileNotFoundError
+    if it has not been fetched."""
+    folder = Path(cache_dir).expanduser() / name
+    if not (folder / "source.json").is_file():
+        raise FileNotFoundError(f"{folder}: run python -m models.photo.sources fetch {name}")
+    for label in sorted((folder / "labels").glob("*.json")):
+        record = json.loads(label.read_text())
+        yield folder / "images" / record["image"], record
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.photo.sources", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="print the registered sources")
+    get = sub.add_parser("fetch", help="copy one source into the cache")
+    get.add_argument("name", choices=sorted(SOURCES))
+    get.add_argument("--mirror", type=Path, help="bare git directory holding the commit")
+    get.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    args = parser.parse_args(argv)
+    if args.command == "list":
+        for s in SOURCES.values():
+            print(f"{s.name:20} {s.licence:10} {s.url}@{s.commit[:10]}  {s.label_format}")
+        return 0
+    out = fetch(args.name, args.cache, args.mirror)
+    records = [record for _, record in load(args.name, args.cache)]
+    tiles = sum(len(r["tiles"] or []) for r in records)
+    print(f"{args.name}: {len(records)} images, {tiles} labelled tiles -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
