@@ -41,8 +41,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from engine.tiles import RelativeSeat, Tile
+from engine.tiles import Tile
 from vision.calibration import Calibration
+from vision.claimed_discards import SeenDiscard, infer_claimed_discards
 from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
 from vision.detector_backends import CANVAS
@@ -56,7 +57,7 @@ from vision.stabiliser import (
     TableObservation,
 )
 from vision.table_diff import diff, in_play_order, melds_in_flux
-from vision.turn_hold import TurnHold, claimable, lapped_from, next_to_play
+from vision.turn_hold import TurnHold, lapped_from, next_to_play
 from vision.zones import seat_of
 
 #: A table seen cleared for the next hand (``tilesight.camera_feed`` names it too).
@@ -103,14 +104,6 @@ class FeltCheck:
 
 
 @dataclass
-class _Discard:
-    seat: int
-    tile: str
-    claimed: bool = False
-    index: int | None = None  # its place in the river
-
-
-@dataclass
 class TableReader:
     """Feed frames with :meth:`process`; it returns the events each frame settles."""
 
@@ -129,7 +122,7 @@ class TableReader:
         self._candidate: TableObservation | None = None
         self._candidate_age = 0
         self.reported = Reported()  # each claim, kong and flower reported once
-        self._recent: deque[_Discard] = deque(maxlen=4)  # the last round's discards
+        self._recent: deque[SeenDiscard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
         self._turns = TurnHold(self.hold_frames)
@@ -158,7 +151,7 @@ class TableReader:
         self.reported.prime(seen)
         if last is not None:
             index = len(seen.seats[last[0]].river) - 1
-            self._recent.append(_Discard(last[0], last[1], index=index))
+            self._recent.append(SeenDiscard(last[0], last[1], index=index))
 
     def process(self, image: np.ndarray) -> list[dict[str, object]]:
         """Read one camera frame; returns the events it settles."""
@@ -225,7 +218,8 @@ class TableReader:
             self._expected = None  # a new hand: its dealer plays first
             self._recent.clear()  # nor can a claim take a discard of the hand before
         news = [e for e in changes if self.reported.is_news(e, observation)]  # flickers aren't
-        events = self._infer_claimed_discards(in_play_order(news, last, upgrades))
+        played = in_play_order(news, last, upgrades)
+        events = infer_claimed_discards(played, self._recent, self.reported, self.published)
         earlier = self.published.seats if self.published else observation.seats
         for seat, (old, new) in enumerate(zip(earlier, observation.seats, strict=True)):
             if old.river != new.river:
@@ -283,45 +277,3 @@ class TableReader:
         for seat in grown if holding else []:
             seats[seat] = replace(seats[seat], river=self.published.seats[seat].river)
         return TableObservation(tuple(seats))
-
-    def _infer_claimed_discards(self, events: list[dict[str, object]]) -> list[dict[str, object]]:
-        """A claim takes the discard just made. When a meld's turned tile matches no discard
-        its source seat could have lost to it (:func:`claimable`: unclaimed, and none but the
-        claimer's discarded since; it was taken before the camera confirmed it in the river,
-        e.g. under the claimer's arm), the discard is reported first, marked ``inferred``. A
-        meld read late, after the claimer's own next discard, still finds its discard; one whose
-        claimable discard was read as another kind is a misread, not a second discard, and
-        adds nothing."""
-        out: list[dict[str, object]] = []
-        for event in events:
-            seat = int(str(event.get("seat", -1)))
-            if event["type"] == "discard":
-                index = event.get("index")
-                place = int(str(index)) if index is not None else None
-                self._recent.append(_Discard(seat, str(event["tile"]), index=place))
-            elif event["type"] == "meld" and not self.reported.is_added_kong(seat, event):
-                source = RelativeSeat[str(event["source"]).upper()]
-                discarder, tile = (seat + int(source)) % 4, str(event["claimed"])
-                open_ones = claimable(self._recent, discarder, seat)
-                same = [d for d in open_ones if d.tile == tile]
-                if same or open_ones:
-                    (same or open_ones)[-1].claimed = True
-                else:
-                    out.append(self._inferred(discarder, tile, event))
-                    self._recent.append(_Discard(discarder, tile, claimed=True))
-            out.append(event)
-        return out
-
-    def _inferred(self, seat: int, tile: str, meld: dict[str, object]) -> dict[str, object]:
-        index = len(self.published.seats[seat].river) if self.published else 0
-        row, column = divmod(index, 6)
-        return {
-            "type": "discard",
-            "seat": seat,
-            "tile": tile,
-            "index": index,
-            "row": row,
-            "column": column,
-            "frame": meld["frame"],
-            "inferred": True,
-        }

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol, TypeVar
 
 from vision.stabiliser import SeatObservation, TableObservation
 
@@ -37,29 +36,6 @@ def next_to_play(events: Sequence[Mapping[str, object]], expected: int | None) -
         elif kind == "hand_revealed":
             expected = None  # the hand is over: no order to keep
     return expected
-
-
-class SeenDiscard(Protocol):
-    seat: int
-    claimed: bool
-
-
-D = TypeVar("D", bound=SeenDiscard)
-
-
-def claimable(recent: Sequence[D], discarder: int, claimer: int) -> list[D]:
-    """The unclaimed discards of ``discarder`` among ``recent`` (oldest first) that a claim by
-    ``claimer`` can take: a claim is made at once, so no seat but the claimer discarded after it
-    (the claimer's own next discard may be read before its meld). Measured: wsom seed 4 hand 3,
-    seat 2's 4s was taken by seat 1 before the camera confirmed it; seat 2's discard of the
-    round before (an F, three discards back) was taken for the claimed one misread, so nothing
-    was inferred and the engine saw seat 1 pung its own 4s."""
-    out = []
-    for index, discard in enumerate(recent):
-        after = {d.seat for d in list(recent)[index + 1 :]}
-        if discard.seat == discarder and not discard.claimed and after <= {claimer}:
-            out.append(discard)
-    return out
 
 
 def lapped_from(events: Sequence[Mapping[str, object]], expected: int) -> int:
