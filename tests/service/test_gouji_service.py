@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import jsonschema
+
 from engine.gouji.match_table import GoujiTable
 from engine.gouji.simulate import simulate_match, table_actions
 from engine.gouji.table_events import GOUJI_EVENT_SCHEMA, GoujiPlay
@@ -17,6 +19,7 @@ from tests.service.conftest import TILESIGHT, Probe, make_service, wait_until
 from tests.service.test_acl import ACCOUNTS, _url, secured_broker  # noqa: F401 - fixture
 from tilesight.demo.broker import MosquittoBroker
 from tilesight.outbox import Outbox
+from tilesight.schema import load_schema
 from tilesight.score_store import ScoreStore
 
 
@@ -64,7 +67,12 @@ def test_gouji_events_public_and_referee_only(
     assert sorted(e["seq"] for e in every) == list(range(1, last + 1))
     hands = json.loads(referee.on("/private/state")[0].payload)["hands"]
     assert hands is None or len(hands) == 6
+    validator = jsonschema.Draft202012Validator(load_schema("gouji"))
+    for event in every:
+        assert not [e.message for e in validator.iter_errors(event)], event
     state = json.loads(overlay.on("/state")[-1].payload)
+    state_schema = {"$defs": load_schema("gouji")["$defs"], "$ref": "#/$defs/state"}
+    assert not list(jsonschema.Draft202012Validator(state_schema).iter_errors(state))
     assert state["schema"] == "tilesight.state/1" and state["seq"] == last
     assert state["game"]["rules"] == "gouji" and state["game"]["phase"] == "over"
     assert [s["place"] for s in state["game"]["seats"]] == [
