@@ -134,10 +134,7 @@ def test_gouji_overlay_follows_a_whole_game(
 ) -> None:
     game = simulate_match(2, max_games=1).games[0]
     actions = table_actions(game)
-    burn_at = next(i for i, e in enumerate(game.events) if getattr(e, "role", "") == "burn")
-    burn_action = 1 + next(
-        i for i, a in enumerate(game.actions) if a == _action_of(game.events[burn_at], game)
-    )
+    burn_action = 1 + _first_burn(game)  # actions[0] starts the game
     checks = set(range(0, len(actions), 9)) | {burn_action, len(actions) - 1}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with gouji_service(broker, "T3", tmp_path) as service:
@@ -169,12 +166,11 @@ def test_gouji_overlay_follows_a_whole_game(
     (ARTIFACTS / "gouji-final.png").write_bytes(pages[0].screenshot(omit_background=True))
 
 
-def _action_of(event: Any, game: Any) -> Any:
-    """The simulator's action that made a CardsPlayed event (same seat and cards, in order)."""
-    plays = [e for e in game.events if getattr(e, "role", None) is not None]
-    index = plays.index(event)
-    moves = [a for a in game.actions if hasattr(a, "cards")]
-    return moves[index]
+def _first_burn(game: Any) -> int:
+    """Index in ``game.actions`` of the first burn: the n-th play made the n-th CardsPlayed."""
+    roles = [e.role for e in game.events if hasattr(e, "role")]
+    plays = [i for i, a in enumerate(game.actions) if hasattr(a, "cards")]
+    return plays[roles.index("burn")]
 
 
 def test_report_marker_at_ten_or_fewer(
