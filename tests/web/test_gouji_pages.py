@@ -218,4 +218,6 @@ def test_referee_console_shows_gouji_violations_and_burns(
         recent = page.locator("#recent li[data-type='game_over']")
         recent.wait_for()
         assert "game 1 over" in (recent.text_content() or "")
+        out = page.locator("#recent li[data-type='player_out']").first
+        assert "out in place 5 (二落)" in (out.text_content() or "")
         (ARTIFACTS / "referee-gouji.png").write_bytes(page.screenshot())
