@@ -16,7 +16,7 @@ from typing import Any
 from engine.actions import Action, CommandRecord, TableFault, action_to_dict
 from engine.events import Event, make_event_id
 from engine.gouji import events as game_events
-from engine.gouji.cards import SEATS
+from engine.gouji.cards import CARDS_PER_PACK, PACKS, SEATS
 from engine.gouji.events import GoujiAction, Pass, Play
 from engine.gouji.notation import CardNotationError, card_list, parse_cards
 from engine.gouji.options import GoujiOptions
@@ -98,6 +98,8 @@ class GoujiTable:
     def _start(self, action: GoujiStart, at: float) -> list[Event]:
         try:
             hands = [parse_cards(hand) for hand in action.hands]
+            if sum(map(len, hands)) > PACKS * CARDS_PER_PACK:  # a misread, a hostile command
+                raise ValueError(f"more than the {PACKS * CARDS_PER_PACK} cards of four packs")
             game = GoujiGame(hands, action.leader, self.options, revolutionary=action.revolutionary)
         except (CardNotationError, ValueError) as exc:
             problem = GoujiViolation.of(Kind.BAD_ACTION, None, f"cannot start a game: {exc}")

@@ -115,3 +115,10 @@ def test_a_mahjong_action_is_a_violation() -> None:
     table = _started()
     (event,) = table.apply(action_from_dict({"action": "washout"}))
     assert to_dict(event)["kind"] == "bad_action"
+
+
+def test_a_start_with_more_cards_than_four_packs_is_refused() -> None:
+    table = GoujiTable(table_id="T1")
+    (event,) = table.apply(GoujiStart(hands=("3 " * 40,) * 6, leader=0))
+    assert to_dict(event)["kind"] == "bad_action" and "216" in to_dict(event)["detail"]
+    assert table.game is None and table.snapshot()["phase"] == "waiting"
