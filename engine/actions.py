@@ -239,6 +239,14 @@ ACTION_TYPES: tuple[type[Action], ...] = (
 _ACTIONS.update({cls.name: cls for cls in ACTION_TYPES})
 
 
+def register_action(cls: type[Action]) -> type[Action]:
+    """Add another game's action type (Gouji's plays) to the one JSON form and journal."""
+    if _ACTIONS.get(cls.name, cls) is not cls:
+        raise TypeError(f"action {cls.name!r} registered twice")
+    _ACTIONS[cls.name] = cls
+    return cls
+
+
 def action_types() -> Mapping[str, type[Action]]:
     return dict(_ACTIONS)
 
@@ -330,6 +338,10 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
             return action_from_dict(value)
         if origin is tuple and args[0] is Tile:
             return parse_tiles(_text(value, where))
+        if origin is tuple and args[0] is str:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ActionFormatError(f"{where}: expected a list of strings, got {value!r}")
+            return tuple(value)
         if origin is tuple and args[0] is int:
             if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 raise ActionFormatError(f"{where}: expected a list of integers, got {value!r}")

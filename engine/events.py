@@ -20,7 +20,8 @@ from engine.notation import NotationError, format_meld, parse_hand, parse_tile
 from engine.tiles import Meld, Tile
 
 SCHEMA = "tilesight.event/1"
-_REGISTRY: dict[str, type[Event]] = {}
+#: Event classes by ``(schema, type)``: each game's events carry their own schema id.
+_REGISTRY: dict[tuple[str, str], type[Event]] = {}
 
 
 def make_event_id(unix_ms: int, entropy: bytes) -> str:
@@ -44,6 +45,8 @@ class Event:
     """Base of every engine event."""
 
     type: ClassVar[str] = "event"
+    #: The payload's schema id; another game's events (Gouji) override it.
+    schema: ClassVar[str] = SCHEMA
 
     event_id: str
     table: str
@@ -54,18 +57,20 @@ class Event:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "type" in cls.__dict__:
-            if cls.type in _REGISTRY and _REGISTRY[cls.type] is not cls:
-                raise TypeError(f"event type {cls.type!r} registered twice")
-            _REGISTRY[cls.type] = cls
+            key = (cls.schema, cls.type)
+            if key in _REGISTRY and _REGISTRY[key] is not cls:
+                raise TypeError(f"event type {cls.type!r} of {cls.schema} registered twice")
+            _REGISTRY[key] = cls
 
 
-def event_types() -> Mapping[str, type[Event]]:
-    return dict(_REGISTRY)
+def event_types(schema: str = SCHEMA) -> Mapping[str, type[Event]]:
+    """The registered event classes of one schema, by type."""
+    return {kind: cls for (known, kind), cls in _REGISTRY.items() if known == schema}
 
 
 def to_dict(event: Event) -> dict[str, Any]:
     """The JSON-ready form: ``schema`` and ``type`` first, tiles and melds in notation."""
-    out: dict[str, Any] = {"schema": SCHEMA, "type": event.type}
+    out: dict[str, Any] = {"schema": event.schema, "type": event.type}
     for f in dataclasses.fields(event):
         out[f.name] = _plain(getattr(event, f.name))
     return out
@@ -77,9 +82,10 @@ def to_json(event: Event) -> str:
 
 def from_dict(data: Mapping[str, Any]) -> Event:
     """Rebuild an event from :func:`to_dict` output; unknown types and fields are errors."""
-    if data.get("schema") != SCHEMA:
-        raise ValueError(f"unsupported event schema: {data.get('schema')!r}")
-    cls = _REGISTRY.get(str(data.get("type")))
+    schema = data.get("schema")
+    if not any(schema == known for known, _ in _REGISTRY):
+        raise ValueError(f"unsupported event schema: {schema!r}")
+    cls = _REGISTRY.get((str(schema), str(data.get("type"))))
     if cls is None:
         raise ValueError(f"unknown event type: {data.get('type')!r}")
     fields = {f.name: f for f in dataclasses.fields(cls)}

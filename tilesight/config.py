@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine.gouji.options import find_variant
 from tilesight.topics import PREFIX, check_id
 
 
@@ -125,6 +126,14 @@ class OutboxConfig(_Model):
 class ServiceConfig(_Model):
     tournament: str = Field(description="Tournament id: a topic level, e.g. 'mcr-open-2026'.")
     table: str = Field(description="Table id within the tournament, e.g. 'T01'.")
+    game: Literal["mahjong", "gouji"] = Field(
+        "mahjong",
+        description="The game: mahjong, or gouji (six seats; actions arrive as cmd/action, "
+        "there is no card camera yet).",
+    )
+    gouji_variant: str = Field(
+        "qingdao", description="Gouji rule variant (docs/rules-gouji.md) when game = 'gouji'."
+    )
     procedure: str = Field("wsom", description="Wall-building procedure name (find_procedure).")
     rules: str | None = Field(
         None, description="Rule set name (find_rules); unset: the procedure's (wsom: zung-jung)."
@@ -147,6 +156,24 @@ class ServiceConfig(_Model):
     @classmethod
     def _topic_safe(cls, value: str) -> str:
         return check_id("id", value)
+
+    @field_validator("gouji_variant")
+    @classmethod
+    def _known_variant(cls, value: str) -> str:
+        try:
+            find_variant(value)
+        except LookupError as exc:  # a missing rule set fails at start-up
+            raise ValueError(str(exc)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _gouji_inputs(self) -> ServiceConfig:
+        if self.game == "gouji" and (self.cameras or self.table_port.url):
+            raise ValueError(
+                "a Gouji table has no card camera or shuffling table yet: remove [[cameras]] "
+                "and [table_port] (its actions arrive as cmd/action)"
+            )
+        return self
 
 
 class ConfigError(ValueError):

@@ -23,12 +23,13 @@ def state_payload(
 ) -> dict[str, Any]:
     """The retained ``state`` message: enough for an overlay opened mid-hand to draw everything.
 
-    ``game`` is the engine's public snapshot (rivers, melds, flowers, wall counts with the
-    reserved tiles, turn, scores); ``timer`` lets a page run the discard clock locally.
+    ``game`` is the engine's public snapshot (mahjong: rivers, melds, flowers, wall counts with
+    the reserved tiles, turn, scores; Gouji: ``engine.gouji.match_table.GoujiTable.snapshot``);
+    ``timer`` lets a page run the discard clock locally.
     """
     epoch, seq = engine.position
     game = engine.snapshot()
-    hand = game.get("hand") or {}
+    hand = game.get("hand") or game  # a mahjong hand's turn; a Gouji game's is at the top
     return {
         "schema": STATE_SCHEMA,
         "tournament": tournament,

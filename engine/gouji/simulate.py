@@ -15,8 +15,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engine.actions import Action
 from engine.gouji.cards import SEATS, Card, Rank
 from engine.gouji.events import GoujiAction, GoujiEvent, Pass, Play
+from engine.gouji.notation import format_cards
 from engine.gouji.opening import (
     Hands,
     Purchase,
@@ -34,6 +36,7 @@ from engine.gouji.responses import alliance
 from engine.gouji.scoring import GameResult, MatchScore
 from engine.gouji.simulate_strategy import choose_answer, choose_lead
 from engine.gouji.table import GoujiGame
+from engine.gouji.table_events import GoujiPass, GoujiPlay, GoujiStart
 from engine.gouji.tribute import CardGiven, pay_tribute, return_tribute, tribute_due
 
 MAX_ACTIONS = 5000
@@ -193,3 +196,20 @@ def simulate_match(
         games.append(previous)
         score = score.record(previous.result)
     return SimulatedMatch(seed, tuple(games), score)
+
+
+def table_actions(game: SimulatedGame) -> list[Action]:
+    """The game as a service's table gets it: a start with the hands, then each play or pass
+    (``at`` unset: the service stamps each action as it applies it)."""
+    start = GoujiStart(
+        hands=tuple(format_cards(hand) for hand in game.hands),
+        leader=game.leader,
+        revolutionary=game.revolutionary,
+    )
+    moves: list[Action] = [
+        GoujiPlay(seat=a.seat, cards=format_cards(a.cards))
+        if isinstance(a, Play)
+        else GoujiPass(seat=a.seat)
+        for a in game.actions
+    ]
+    return [start, *moves]

@@ -20,6 +20,15 @@ def test_shipped_schema_is_generated_from_the_event_types():
     )
 
 
+def test_shipped_gouji_schema_is_generated_from_its_event_types():
+    assert load_schema("gouji") == json.loads(json.dumps(build_schema("gouji"))), (
+        "python -m tilesight.schema gouji > tilesight/schema/gouji-events.schema.json"
+    )
+    assert load_schema("gouji")["$defs"]["cards_played"]["properties"]["schema"] == {
+        "const": "tilesight.gouji-event/1"
+    }
+
+
 def test_published_events_and_state_validate(broker: MosquittoBroker, tmp_path: Path):
     schema = load_schema()
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -16,7 +16,7 @@ from tilesight.outbox import Outbox
 from tilesight.topics import TableTopics, TopicError, parse_topic, shared, tournament_filter
 
 
-@pytest.mark.parametrize("name", ["table.toml", "minimal.toml"])
+@pytest.mark.parametrize("name", ["table.toml", "minimal.toml", "gouji.toml"])
 def test_example_configs_load(name: str):
     config = load_config(REPO_ROOT / "examples" / "config" / name)
     assert config.table == "T01"

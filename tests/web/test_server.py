@@ -36,6 +36,8 @@ def get(url: str) -> tuple[int, str, bytes]:
     [
         ("/overlay.html", "text/html"),
         ("/referee.html", "text/html"),
+        ("/gouji.html", "text/html"),
+        ("/vendor/card-glyphs.js", "javascript"),
         ("/common.js", "javascript"),
         ("/vendor/mqtt.min.js", "javascript"),
         ("/tiles.svg", "image/svg+xml"),
@@ -131,3 +133,17 @@ def test_web_demo_plays_into_a_private_broker(capsys: pytest.CaptureFixture[str]
     assert "score capture:" in out and "complete" in out and "0 unacknowledged" in out
     assert main(["web", "--demo", "--broker", "ws://h:9001", "--duration", "0"]) == 2
     assert "--demo starts its own broker" in capsys.readouterr().err
+
+
+def test_gouji_glyphs_cover_every_word_the_pages_draw() -> None:
+    """The Gouji overlay draws its Chinese words and card ranks from vendor/card-glyphs.js."""
+    text = (WEB_DIR / "vendor" / "card-glyphs.js").read_text(encoding="utf-8")
+    data = json.loads(text.split("const GoujiGlyphs = ", 1)[1].rstrip().rstrip(";"))
+    glyphs = data["glyphs"]
+    assert all(glyph["d"].startswith("M") and glyph["w"] > 0 for glyph in glyphs.values())
+    pages = (WEB_DIR / "gouji.js").read_text(encoding="utf-8")
+    drawn = set(re.findall(r"[\u4e00-\u9fff]", pages)) | set("大小王0123456789AJQK")
+    assert drawn <= set(glyphs), sorted(drawn - set(glyphs))
+    assert [font["family"] for font in data["fonts"]] == ["DejaVu Sans Bold", "Droid Sans Fallback"]
+    licences = (WEB_DIR / "vendor" / "card-glyphs-LICENSES.txt").read_text(encoding="utf-8")
+    assert "Bitstream Vera" in licences and "Apache License" in licences

@@ -21,6 +21,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="auto",
         help="broker to start when --mqtt is not given (default: auto = mosquitto if installed)",
     )
+    parser.add_argument(
+        "--game",
+        choices=("mahjong", "gouji"),
+        default="mahjong",
+        help="mahjong hands (default) or Gouji (够级) games of six seats, no camera",
+    )
+    parser.add_argument("--games", type=int, default=2, help="Gouji games to play (default: 2)")
+    parser.add_argument("--variant", default="qingdao", help="Gouji rule variant (qingdao)")
     parser.add_argument("--tournament", default="demo", help="tournament id (default: demo)")
     parser.add_argument("--table", default="T01", help="table id (default: T01)")
     parser.add_argument("--hands", type=int, default=4, help="hands to play (default: 4)")
@@ -79,6 +87,8 @@ def _run(args: argparse.Namespace) -> int:
             f"--vision-frames-per-action must be >= 1, got {args.vision_frames_per_action}"
         )
     setup_logging("WARNING")
+    if args.game == "gouji":
+        return _run_gouji(args)
     options = DemoOptions(
         mqtt=args.mqtt,
         tournament=args.tournament,
@@ -99,6 +109,42 @@ def _run(args: argparse.Namespace) -> int:
     )
     try:
         summary = run_demo(options, sys.stdout)
+    except (ValueError, LookupError, OSError, RuntimeError) as exc:
+        raise CliError(str(exc)) from exc
+    return 0 if summary.unsent == 0 and (summary.caught_up or args.no_consumer) else 1
+
+
+def _run_gouji(args: argparse.Namespace) -> int:
+    import sys
+
+    from engine.gouji.options import GoujiOptionError, find_variant
+    from tilesight.cli import CliError
+    from tilesight.demo.gouji_play import run_gouji_demo
+    from tilesight.demo.play import DemoOptions
+
+    if not 1 <= args.games <= 64:
+        raise CliError(f"--games must be 1..64, got {args.games}")
+    try:
+        find_variant(args.variant)
+    except (GoujiOptionError, LookupError) as exc:
+        raise CliError(str(exc)) from exc
+    options = DemoOptions(
+        mqtt=args.mqtt,
+        tournament=args.tournament,
+        table=args.table,
+        seed=args.seed,
+        pace_s=args.pace,
+        outbox=args.outbox,
+        scores_db=args.scores_db,
+        quiet=args.quiet,
+        consumer=not args.no_consumer,
+        broker=args.broker,
+        game="gouji",
+        games=args.games,
+        variant=args.variant,
+    )
+    try:
+        summary = run_gouji_demo(options, sys.stdout)
     except (ValueError, LookupError, OSError, RuntimeError) as exc:
         raise CliError(str(exc)) from exc
     return 0 if summary.unsent == 0 and (summary.caught_up or args.no_consumer) else 1

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tilesight.camera_feed import CameraFeed
     from tilesight.config import ServiceConfig
+    from tilesight.outbox import Outbox
+    from tilesight.service import TableService
+    from tilesight.supervisor import Supervisor
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,7 +48,7 @@ def run_table(config: ServiceConfig) -> int:
     from tilesight.input_workers import input_workers
     from tilesight.outbox import Outbox
     from tilesight.service import TableService
-    from tilesight.supervisor import Supervisor, run_until_signal, setup_logging
+    from tilesight.supervisor import Supervisor, setup_logging
     from tilesight.table_bridge import TableBridge
     from tilesight.table_engine import TableEngine, discard_limit
     from tilesight.topics import TableTopics
@@ -62,6 +65,13 @@ def run_table(config: ServiceConfig) -> int:
     # outbox, or events from elsewhere) it starts a new (epoch, seq) stream
     epoch = journal[0] if journal else (last[0] + 1 if last else 1)
     topics = TableTopics(config.tournament, config.table, config.mqtt.topic_prefix)
+    if config.game == "gouji":
+        gouji = _gouji_service(config, outbox, epoch, supervisor)
+        if journal:
+            _restore(gouji, log)
+        _log_start(config, outbox, epoch, log)
+        gouji.start()
+        return _serve(gouji, supervisor, outbox, log)
     service = TableService(
         topics=topics,
         engine=TableEngine(
@@ -80,12 +90,7 @@ def run_table(config: ServiceConfig) -> int:
         supervisor=supervisor,
     )
     if journal:
-        replayed = service.restore()
-        log.info(
-            "replayed %d journaled actions: the game resumes at seq %d",
-            replayed,
-            service.engine.position[1],
-        )
+        _restore(service, log)
     procedure = find_procedure(config.procedure)
     bridge = TableBridge(service, tile_count=procedure.tile_count, on_record=log.log)
     bridge.rolls_needed = procedure.rolls_needed
@@ -95,6 +100,51 @@ def run_table(config: ServiceConfig) -> int:
         bridge.on_dice = feed.new_hand  # the table's dice start the hand the cameras follow
     for name, work in input_workers(config, bridge, feed):
         supervisor.add(name, work, on_status=functools.partial(service.set_link, name))
+    _log_start(config, outbox, epoch, log)
+    service.start()
+    if feed is not None:
+        _follow_hand(feed, shuffling_table=bool(config.table_port.url))
+    return _serve(service, supervisor, outbox, log)
+
+
+def _gouji_service(
+    config: ServiceConfig, outbox: Outbox, epoch: int, supervisor: Supervisor
+) -> TableService:
+    """A Gouji table: the same service on a GoujiTable; its actions arrive as ``cmd/action``
+    (a scorer's console today, a card camera later), journaled and replayed like mahjong's."""
+    from engine.gouji.match_table import GoujiTable
+    from engine.gouji.options import find_variant
+    from tilesight.service import TableService
+    from tilesight.topics import TableTopics
+
+    return TableService(
+        topics=TableTopics(config.tournament, config.table, config.mqtt.topic_prefix),
+        engine=GoujiTable(
+            table_id=config.table, options=find_variant(config.gouji_variant), epoch=epoch
+        ),
+        outbox=outbox,
+        endpoint=config.mqtt.endpoint(),
+        tls=config.mqtt.tls,
+        client_id=config.mqtt.client_id,
+        will_delay_s=config.mqtt.will_delay_s,
+        keepalive_s=config.mqtt.keepalive_s,
+        session_expiry_s=config.mqtt.session_expiry_s,
+        broadcast_delay_s=config.mqtt.broadcast_delay_s,
+        journal=True,
+        supervisor=supervisor,
+    )
+
+
+def _restore(service: TableService, log: logging.Logger) -> None:
+    replayed = service.restore()
+    log.info(
+        "replayed %d journaled actions: the game resumes at seq %d",
+        replayed,
+        service.engine.position[1],
+    )
+
+
+def _log_start(config: ServiceConfig, outbox: Outbox, epoch: int, log: logging.Logger) -> None:
     stored, unsent = outbox.counts()
     log.info(
         "table %s of %s: epoch %d, outbox %s (%d stored, %d to resend), broker %s",
@@ -106,9 +156,14 @@ def run_table(config: ServiceConfig) -> int:
         unsent,
         config.mqtt.url.split("@")[-1],
     )
-    service.start()
-    if feed is not None:
-        _follow_hand(feed, shuffling_table=bool(config.table_port.url))
+
+
+def _serve(
+    service: TableService, supervisor: Supervisor, outbox: Outbox, log: logging.Logger
+) -> int:
+    """Run the started table until a signal arrives; stop it and close the outbox."""
+    from tilesight.supervisor import run_until_signal
+
     supervisor.start()
     code = 1
     try:

@@ -77,7 +77,9 @@ def _run(args: argparse.Namespace) -> int:
             raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
         print(f"overlay:  {page_url(server.url, 'overlay.html', {'table': args.table})}")
         print(f"referee:  {page_url(server.url, 'referee.html', {})}")
-        print(f"broker (WebSockets): {redact_url(broker_url)}   stop with Ctrl-C", flush=True)
+        print(f"broker (WebSockets): {redact_url(broker_url)}   stop with Ctrl-C")
+        # after the broker line: tools read the first three lines (overlay, referee, broker)
+        print(f"gouji:    {page_url(server.url, 'gouji.html', {'table': args.table})}", flush=True)
         try:
             if mqtt_url is not None:
                 if done.wait(args.wait):

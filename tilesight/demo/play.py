@@ -62,6 +62,9 @@ class DemoOptions:
     vision: bool = False  # also read rendered frames through the detector (perception_check)
     vision_frames_per_action: int = 4
     camera_only: bool = False  # the engine fed only by what the camera path reads (camera_demo)
+    game: str = "mahjong"  # or "gouji" (tilesight.demo.gouji_play)
+    games: int = 2  # Gouji games (the first games of a seeded match)
+    variant: str = "qingdao"  # Gouji rule variant (engine.gouji.options.find_variant)
 
 
 @dataclass

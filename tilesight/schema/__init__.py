@@ -2,7 +2,9 @@
 
 ``events.schema.json`` next to this file is generated from the engine's event dataclasses by
 :func:`build_schema` (``python -m tilesight.schema > tilesight/schema/events.schema.json``); a test
-checks that the shipped file is current and that real emitted events validate against it.
+checks that the shipped file is current and that real emitted events validate against it. A Gouji
+table's events (``tilesight.gouji-event/1``) have their own file, ``gouji-events.schema.json``
+(``python -m tilesight.schema gouji``).
 """
 
 from __future__ import annotations
@@ -17,10 +19,16 @@ from typing import Any
 
 import engine.table.events  # noqa: F401 - registers the table's event types
 from engine.events import SCHEMA, Event, event_types
+from engine.gouji.table_events import GOUJI_EVENT_SCHEMA
 from engine.tiles import Meld, Tile
 
 #: Modules whose event types are published (others may register types for their own use).
-EVENT_MODULES = ("engine.table.events",)
+EVENT_MODULES = ("engine.table.events", "engine.gouji.table_events")
+#: Per game: its events' schema id and the shipped schema file.
+GAMES = {
+    "mahjong": (SCHEMA, "events.schema.json"),
+    "gouji": (GOUJI_EVENT_SCHEMA, "gouji-events.schema.json"),
+}
 TILE = {"type": "string", "pattern": "^([1-9][msp]|[ESWNCFP]|[1-8]f)$", "description": "a tile"}
 MELD = {"type": "string", "description": "a meld in notation, e.g. [123m], [555p<2], {5555p}"}
 _ENVELOPE = {
@@ -64,7 +72,7 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
     for f in dataclasses.fields(cls):
         properties[f.name] = _ENVELOPE.get(f.name) or _json_type(hints[f.name])
         required.append(f.name)  # the serialiser always writes every field
-    properties["schema"] = _ENVELOPE["schema"]
+    properties["schema"] = {"const": cls.schema}
     doc = (cls.__doc__ or "").strip().splitlines()
     return {
         "type": "object",
@@ -75,17 +83,18 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
     }
 
 
-def build_schema() -> dict[str, Any]:
+def build_schema(game: str = "mahjong") -> dict[str, Any]:
+    schema_id, filename = GAMES[game]
     events = {
         name: _event_schema(cls)
-        for name, cls in sorted(event_types().items())
+        for name, cls in sorted(event_types(schema_id).items())
         if cls.__module__ in EVENT_MODULES
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://tilesight.example/schema/events.schema.json",
-        "title": "Tilesight MQTT payloads",
-        "description": f"Events ({SCHEMA}) on tilesight/v1/<tournament>/<table>/events/<type>, "
+        "$id": f"https://tilesight.example/schema/{filename}",
+        "title": "Tilesight MQTT payloads" + (f" ({game})" if game != "mahjong" else ""),
+        "description": f"Events ({schema_id}) on tilesight/v1/<tournament>/<table>/events/<type>, "
         "referee-only types (violation) on .../private/events/<type>; "
         "the retained state snapshot is $defs/state.",
         "oneOf": [{"$ref": f"#/$defs/{name}"} for name in events],
@@ -122,7 +131,10 @@ STATE = {
             },
             "required": ["turn", "since", "discard_limit_s"],
         },
-        "game": {"type": "object", "description": "engine.table.snapshot.public_snapshot"},
+        "game": {
+            "type": "object",
+            "description": "engine.table.snapshot.public_snapshot (Gouji: GoujiTable.snapshot)",
+        },
     },
     "required": [
         "schema",
@@ -138,12 +150,17 @@ STATE = {
 }
 
 
-def load_schema() -> dict[str, Any]:
-    """The shipped schema (package data)."""
-    text = resources.files("tilesight.schema").joinpath("events.schema.json").read_text("utf-8")
+def load_schema(game: str = "mahjong") -> dict[str, Any]:
+    """The shipped schema of a game's events (package data)."""
+    text = resources.files("tilesight.schema").joinpath(GAMES[game][1]).read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
 def main() -> None:
-    print(json.dumps(build_schema(), indent=2, ensure_ascii=False))
+    import sys  # noqa: PLC0415 - only the command line
+
+    game = sys.argv[1] if len(sys.argv) > 1 else "mahjong"
+    if game not in GAMES:
+        raise SystemExit(f"unknown game {game!r}: one of {', '.join(GAMES)}")
+    print(json.dumps(build_schema(game), indent=2, ensure_ascii=False))

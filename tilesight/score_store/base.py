@@ -142,6 +142,15 @@ class BaseScoreStore(ABC):
         rows = self._locked_read("SELECT COUNT(*) FROM events WHERE tournament=?", (tournament,))
         return int(rows[0][0])
 
+    def events_of_type(self, tournament: str, event_type: str) -> list[dict[str, Any]]:
+        """Stored events of one type as published (e.g. Gouji's ``game_over``), in order."""
+        rows = self._locked_read(
+            "SELECT payload FROM events WHERE tournament=? AND type=?"
+            " ORDER BY table_id, epoch, seq",
+            (tournament, event_type),
+        )
+        return [json.loads(r[0]) for r in rows]
+
     def hands(self, tournament: str) -> list[dict[str, Any]]:
         rows = self._locked_read(
             "SELECT table_id, hand_number, result, winners, deltas, scores FROM hands"

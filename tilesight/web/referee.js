@@ -16,23 +16,8 @@
   $("username").value = cfg.username;
 
   const ALERT_EVENTS = new Set(["violation", "overtime", "table_fault"]);
-  const RECENT_EVENTS = new Set(["tile_discarded", "meld_claimed", "kong_declared", "kong_shown", "flower_replaced", "win_declared", "win_scored", "correction_applied", "washout"]);
-  const LABELS = {
-    false_win: "False win",
-    kong_not_shown: "Win never scored: kong not shown",
-    hand_abandoned: "Hand ended with no result",
-    fifth_copy: "Fifth copy",
-    out_of_turn: "Out of turn",
-    claim_on_river_bottom: "Claim on the river-bottom tile",
-    tile_not_in_hand: "Tile not in hand (wrong hand size?)",
-    overtime: "Overtime",
-    jam: "Table jam",
-    short_side: "Short wall side",
-    tile_count_mismatch: "Wrong tile count",
-    table_offline: "Table offline",
-    camera_offline: "Camera offline",
-  };
-  const label = (kind) => LABELS[kind] || String(kind).replaceAll("_", " ");
+  const RECENT_EVENTS = new Set([...RefereeLabels.GOUJI_RECENT, "tile_discarded", "meld_claimed", "kong_declared", "kong_shown", "flower_replaced", "win_declared", "win_scored", "correction_applied", "washout"]);
+  const label = RefereeLabels.label; // referee-labels.js: every game's alert kinds
 
   const tables = new Map(); // table id -> {status, state, alerts, recent, seen, links}
   let selected = null;
@@ -65,6 +50,8 @@
       if (event.type === "overtime") detail = `${event.scope}: ${event.seconds}s`;
       addAlert(id, { id: event.event_id, type: event.type, kind, seat: event.seat, detail, penalty: event.penalty, severity: event.severity, at: event.timestamp });
     }
+    const burn = RefereeLabels.burnAlert(event); // Gouji: a burn (烧) is shown as it happens
+    if (burn) addAlert(id, burn);
     if (event.type === "correction_applied") table.superseded.set(String(event.supersedes), event);
     if (event.type === "command_handled" && event.verb === "ack" && event.outcome === "ok" && event.alert) {
       // logged by the table: every console open on it sees the acknowledgement, and by whom
@@ -149,7 +136,7 @@
   function renderTables() {
     const rows = [...tables.keys()].sort().map((id) => {
       const table = tables.get(id);
-      const hand = table.state && table.state.game ? table.state.game.hand : null;
+      const hand = RefereeLabels.handOf(table.state && table.state.game);
       const row = T.el("tr", id === selected ? "selected" : "");
       row.dataset.table = id;
       const pick = T.el("button", "pick", id);
@@ -211,6 +198,7 @@
     // a camera-only table's discard the camera missed: shown by a claim, or by the next seat playing
     if (event.type === "tile_discarded" && event.inferred) what = event.tile === null ? "a tile not seen (inferred)" : `${what} (inferred: not read)`;
     if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
+    what = RefereeLabels.recentText(event) ?? what;
     li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
     const correction = tableOf(selected).superseded.get(String(event.event_id));
     if (correction) {

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 WEB_DIR = Path(__file__).resolve().parent
-PAGES = ("overlay.html", "referee.html")
+PAGES = ("overlay.html", "referee.html", "gouji.html")
 SERVED_SUFFIXES = {".html", ".js", ".css", ".svg", ".txt", ".md"}
 log = logging.getLogger("tilesight.web")
 
