@@ -19,7 +19,8 @@ detector, and publishes to a private Mosquitto; a subscriber here records every 
 it arrived. No shuffling table is configured, so nothing but the camera feeds the engine.
 
 One ``tilesight run`` process plays all hands of a procedure, as at a venue: it deals the first
-hand when it starts; once a hand is over (its ``hand_ended`` arrived) the camera shows the table
+hand when it starts; once a hand is over (its ``hand_ended`` arrived; a hand no one won ends as
+a washout only when the table is seen swept, :meth:`Runner.see_swept`) the camera shows the table
 swept (walls built, nothing dealt: bare felt where the hands and rivers lay) for ``--clear-s``
 seconds and then the deal, and the process starts the next hand when it sees the table cleared
 (``table_cleared``, ``CameraFeed.table_cleared``; dealer from the engine's ``next_dealer``), on
@@ -440,6 +441,17 @@ class Runner:
             raise RuntimeError(f"hand {plan.number}: the process never read the camera ({log})")
         return kill, ended
 
+    def see_swept(self, plan: HandPlan, swept: bytes) -> bool:
+        """A hand no one won (a washout: no camera sees one) ends when the table is seen
+        cleared with its wall spent: the swept table, ``--clear-s``, then ``--tail-s`` at most
+        for its ``hand_ended``. The next hand's process starts it on the same sight."""
+        clear = max(1, round(self.args.clear_s * self.args.stream_fps))
+        self.stream.load([swept], [clear], detach=False)
+        deadline = time.monotonic() + self.args.clear_s + self.args.tail_s
+        while time.monotonic() < deadline and not self.subscriber.hand_ended(plan.number):
+            time.sleep(0.05)
+        return self.subscriber.hand_ended(plan.number)
+
     def stop(self, hand: int) -> None:
         """SIGTERM the process (after the last hand played, or one that could not be)."""
         if self.live is not None and self.live.poll() is None:
@@ -498,10 +510,13 @@ class Runner:
                 flush=True,
             )
         results, failures = [], []
+        swept = next((p.jpegs[0] for p in plans[1:]), None)  # the table swept between hands
         try:
             for plan in plans:
                 started = time.monotonic()
                 kill, ended = self.play(plan, config, log)
+                if not ended and swept is not None and not _won(plan):
+                    ended = self.see_swept(plan, swept)  # a washout ends on the swept table
                 results.append(self.judge(plan, kill, ended, log.read_text(errors="replace")))
                 print(
                     f"  {self.procedure} hand {plan.number}: played in "
@@ -765,6 +780,10 @@ def limiter_check(seconds: float = 6.0) -> list[str]:
             f"{rates[1]:.1f} frames/s processed (the old limiter: {rates[0]:.1f})"
         )
     return lines
+
+
+def _won(plan: HandPlan) -> bool:
+    return any(e["type"] == "win_declared" for e in plan.truth)
 
 
 def _kill_hands(args: argparse.Namespace) -> dict[str, set[int]]:
