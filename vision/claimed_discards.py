@@ -70,6 +70,33 @@ def infer_claimed_discards(
     return out
 
 
+def seen_again_dropped(
+    events: list[Event], lost: set[tuple[int, int, str]], published: TableObservation | None
+) -> list[Event]:
+    """``events`` less any discard of a river tile lost from view (``river_taken``: noted in
+    ``lost`` as seat, index, tile) and seen again in its place before any claim: the same
+    tile, not a new discard (national seed 4 hand 2 through tilesight run: seat 3's last
+    discard, a 9s, went for 5 frames while seat 1 set a flower aside and came back as a
+    discard, so seat 3's win was taken for a claim of its own 9s). A meld clears ``lost``."""
+    claimed = any(e["type"] == "meld" for e in events)
+    if claimed:
+        lost.clear()  # a claim took what was lost
+    out = []
+    for event in events:
+        seat = int(str(event.get("seat", -1)))
+        if event["type"] == "river_taken" and published is not None and not claimed:
+            river = published.seats[seat].river
+            index = max(i for i, t in enumerate(river) if str(t) == event["tile"])
+            lost.add((seat, index, str(event["tile"])))
+        elif event["type"] == "discard" and "inferred" not in event:
+            place = (seat, int(str(event.get("index", -1))), str(event["tile"]))
+            if place in lost:
+                lost.discard(place)
+                continue
+        out.append(event)
+    return out
+
+
 def _inferred(seat: int, tile: str, meld: Event, published: TableObservation | None) -> Event:
     index = len(published.seats[seat].river) if published else 0
     row, column = divmod(index, 6)

@@ -43,7 +43,7 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.calibration import Calibration
-from vision.claimed_discards import SeenDiscard, infer_claimed_discards
+from vision.claimed_discards import SeenDiscard, infer_claimed_discards, seen_again_dropped
 from vision.crop_memory import CropMemory
 from vision.detector import Detection, Detector
 from vision.detector_backends import CANVAS
@@ -124,6 +124,7 @@ class TableReader:
         self.reported = Reported()  # each claim, kong and flower reported once
         self._recent: deque[SeenDiscard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
+        self._lost: set[tuple[int, int, str]] = set()  # river tiles gone with no claim yet
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
         self._turns = TurnHold(self.hold_frames)
         self._as_reported: list[tuple[Tile, ...]] = [()] * 4  # rivers as discards were reported
@@ -218,6 +219,9 @@ class TableReader:
             self._expected = None  # a new hand: its dealer plays first
             self._recent.clear()  # nor can a claim take a discard of the hand before
         news = [e for e in changes if self.reported.is_news(e, observation)]  # flickers aren't
+        news = seen_again_dropped(news, self._lost, self.published)
+        if cleared(observation):
+            self._lost.clear()  # the hand's tiles swept: nothing of it comes back
         played = in_play_order(news, last, upgrades)
         events = infer_claimed_discards(played, self._recent, self.reported, self.published)
         earlier = self.published.seats if self.published else observation.seats

@@ -45,3 +45,33 @@ def test_a_discard_read_as_another_kind_just_before_its_claim_is_still_the_one_t
     spec.rivers[0] = []
     spec.melds[1] = [MeldSpec(["5s", "6s", "7s"], 0)]
     assert _events(reader, spec) == [("meld", 1, "chow", False)]
+
+
+def test_a_river_tile_lost_from_view_and_seen_again_is_not_a_new_discard() -> None:
+    """national seed 4 hand 2 through tilesight run: seat 3's last discard (a 9s) went from
+    view for five frames (``river_taken``) and came back as a new discard, so seat 3's win on
+    seat 1's discard was taken for a claim of its own 9s."""
+    reader, spec = _reader(), TableSpec()
+    spec.rivers[3] = ["1m", "9s"]
+    assert _events(reader, spec) == [("discard", 3, "1m", False), ("discard", 3, "9s", False)]
+    spec.rivers[3] = ["1m"]  # lost from view: no claim follows
+    assert _events(reader, spec) == []
+    spec.rivers[3] = ["1m", "9s"]
+    assert _events(reader, spec) == []  # the same tile, seen again
+    spec.rivers[0] = ["4m"]
+    assert _events(reader, spec) == [("discard", 0, "4m", False)]
+
+
+def test_a_claimed_discard_is_gone_and_the_next_of_its_kind_in_its_place_is_new() -> None:
+    reader, spec = _reader(), TableSpec()
+    spec.rivers[2] = ["9s"]
+    assert _events(reader, spec) == [("discard", 2, "9s", False)]
+    spec.rivers[2] = []
+    spec.melds[3] = [MeldSpec(["9s", "9s", "9s"], 0)]  # seat 3 pungs it from seat 2
+    assert _events(reader, spec) == [("meld", 3, "pung", False)]
+    spec.rivers[3] = ["E"]
+    spec.rivers[0] = ["1p"]
+    spec.rivers[1] = ["2p"]
+    _events(reader, spec)
+    spec.rivers[2] = ["9s"]  # seat 2 discards another 9s, where the claimed one lay
+    assert _events(reader, spec) == [("discard", 2, "9s", False)]
