@@ -19,9 +19,9 @@ detector, and publishes to a private Mosquitto; a subscriber here records every 
 it arrived. No shuffling table is configured, so nothing but the camera feeds the engine.
 
 One ``tilesight run`` process plays all hands of a procedure, as at a venue: it deals the first
-hand when it starts; once a hand is over (its ``hand_ended`` arrived; a hand no one won ends as
-a washout only when the table is seen swept, :meth:`Runner.see_swept`) the camera shows the table
-swept (walls built, nothing dealt: bare felt where the hands and rivers lay) for ``--clear-s``
+hand when it starts; once a hand is over (its ``hand_ended`` arrived; a washout, or a win refused
+as read, ends only when the table is seen swept, :meth:`Runner.see_swept`) the camera shows the
+table swept (walls built, nothing dealt: bare felt where the hands and rivers lay) for ``--clear-s``
 seconds and then the deal, and the process starts the next hand when it sees the table cleared
 (``table_cleared``, ``CameraFeed.table_cleared``; dealer from the engine's ``next_dealer``), on
 the same epoch and seq stream. It is stopped (SIGTERM) after the last hand.
@@ -442,9 +442,10 @@ class Runner:
         return kill, ended
 
     def see_swept(self, plan: HandPlan, swept: bytes) -> bool:
-        """A hand no one won (a washout: no camera sees one) ends when the table is seen
-        cleared with its wall spent: the swept table, ``--clear-s``, then ``--tail-s`` at most
-        for its ``hand_ended``. The next hand's process starts it on the same sight."""
+        """A hand with no ``hand_ended`` yet ends when the table is seen cleared (vision/
+        hand_end.py): a washout (no camera sees one; its wall is spent), or a win the engine
+        refused as read (it stands unscored): the swept table, ``--clear-s``, then ``--tail-s``
+        at most for its ``hand_ended``. The process starts the next hand on the same sight."""
         clear = max(1, round(self.args.clear_s * self.args.stream_fps))
         self.stream.load([swept], [clear], detach=False)
         deadline = time.monotonic() + self.args.clear_s + self.args.tail_s
@@ -515,8 +516,8 @@ class Runner:
             for plan in plans:
                 started = time.monotonic()
                 kill, ended = self.play(plan, config, log)
-                if not ended and swept is not None and not _won(plan):
-                    ended = self.see_swept(plan, swept)  # a washout ends on the swept table
+                if not ended and swept is not None:  # a washout, or a win refused as read,
+                    ended = self.see_swept(plan, swept)  # ends on the swept table
                 results.append(self.judge(plan, kill, ended, log.read_text(errors="replace")))
                 print(
                     f"  {self.procedure} hand {plan.number}: played in "
@@ -780,10 +781,6 @@ def limiter_check(seconds: float = 6.0) -> list[str]:
             f"{rates[1]:.1f} frames/s processed (the old limiter: {rates[0]:.1f})"
         )
     return lines
-
-
-def _won(plan: HandPlan) -> bool:
-    return any(e["type"] == "win_declared" for e in plan.truth)
 
 
 def _kill_hands(args: argparse.Namespace) -> dict[str, set[int]]:
