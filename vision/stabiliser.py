@@ -261,9 +261,10 @@ class Stabiliser:
 
     def _one_tile(self, a: _Track, b: _Track) -> bool:
         """Two confirmed tracks closer than ``SAME_TILE`` are one tile seen twice, unless they
-        are two discards side by side in the river: both upright or both turned, each seen by
-        a box of its own in the last frame, in different slots, and no closer than a stray box
-        may lie to a tile (``CROWD_RADIUS``). River tiles lie a tile width apart, edge to edge,
+        are two tiles side by side in one seat's river (in different slots) or hand row (a hand
+        laid down: national seed 4 hand 2's 7s 7s): both upright or both turned, each seen by
+        a box of its own in the last frame, and no closer than a stray box may lie to a tile
+        (``CROWD_RADIUS``). River tiles lie a tile width apart, edge to edge,
         and a box may lean a fifth of a tile toward its neighbour for as long as the neighbour
         lies there (national seed 1 hand 1: once seat 1's 6s lay beside its 9s, the 9s box sat
         0.2 tile widths nearer it, its place followed, and the 6s, read every frame, was
@@ -275,10 +276,11 @@ class Stabiliser:
         if _apart(a, b) < CROWD_RADIUS:
             return True
         here, there = place_of(a.x, a.y), place_of(b.x, b.y)
+        slots = (here.row, here.column) != (there.row, there.column)
         return not (
-            here.zone == there.zone == "river"
+            here.zone == there.zone
             and here.seat == there.seat
-            and (here.row, here.column) != (there.row, there.column)
+            and (here.zone == "hand_row" or (here.zone == "river" and slots))
         )
 
     def observation(self) -> TableObservation:

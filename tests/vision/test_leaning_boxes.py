@@ -63,3 +63,27 @@ def test_a_stray_box_beside_a_tile_is_still_not_a_second_tile() -> None:
     for _ in range(20):
         observed = stabiliser.update(_seen(stray))
     assert observed.seats[1].river == _tiles(["P", "6p", "9s"])
+
+
+def test_two_touching_tiles_of_a_kind_in_a_laid_down_hand_stay_two() -> None:
+    """National seed 4 hand 2 through tilesight run: the winner's 7s 7s lay side by side in its
+    hand row, their boxes leaning together, and read as one 7s: the hand one tile short, its
+    win refused (the river exemption above now covers hand rows too)."""
+    from vision.layout import TILE_W, TableSpec, layout
+
+    spec = TableSpec()
+    spec.revealed[3] = ["5s", "6s", "6s", "7s", "7s", "C", "C", "C", "F", "F", "5s"]
+    spots = [s for s in layout(spec) if s.name != "back"]
+    sevens = [i for i, s in enumerate(spots) if s.name == "7s"]
+    (ax, ay), (bx, by) = spots[sevens[0]].centre, spots[sevens[1]].centre
+    lean = 0.12 * TILE_W / (((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5)  # each toward the other
+    moved = {sevens[0]: (ax + (bx - ax) * lean, ay + (by - ay) * lean)}
+    moved[sevens[1]] = (bx - (bx - ax) * lean, by - (by - ay) * lean)
+    seen = [
+        TableDetection(s.name, *moved.get(i, s.centre), s.sideways, 0.8)
+        for i, s in enumerate(spots)
+    ]
+    stabiliser = Stabiliser()
+    for _ in range(12):
+        observed = stabiliser.update(seen)
+    assert observed.seats[3].revealed.count(Tile.parse("7s")) == 2
