@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from tilesight.service import TableService
     from tilesight.supervisor import Work
     from vision.calibration import Calibration
+    from vision.reader import TableReader
 
 log = logging.getLogger("tilesight.camera")
 
@@ -53,6 +54,7 @@ class CameraFeed:
         self.frames = 0
         self.shuffling_table = bool(config.table_port.url)  # its dice start each hand
         self.following = False  # a hand this process started or resumed is in view
+        self._swept = False  # a cleared table was seen since the hand before was over
         self._lock = threading.RLock()  # cameras' workers and the shuffling table's dice
 
     def new_hand(self, dice: tuple[int, ...]) -> None:
@@ -75,34 +77,82 @@ class CameraFeed:
             self.following = self.actions.resume(self.service.engine.snapshot())
             return self.following
 
-    def read(self, events: Iterable[Mapping[str, object]]) -> None:
+    def read(
+        self, events: Iterable[Mapping[str, object]], reader: TableReader | None = None
+    ) -> None:
         """One frame's reader events: ``table_cleared`` may start the next hand
         (:meth:`table_cleared`); the others become engine actions, while a hand this process
-        started or resumed is in view (a process started between hands does not take the
-        table of the hand before, still in view, for news)."""
+        started or resumed is in play (a process started between hands does not take the
+        table of the hand before, still in view, for news; nor does play seen after a hand
+        ended reach it). Given the ``reader``, a next hand seen in play while this process
+        waits for a cleared table is started at once (:meth:`catch_up`)."""
+        if reader is not None and self.catch_up(reader):
+            return  # the reader reports what lies on the table again, as the new hand's
         for event in events:
             if event.get("type") == TABLE_CLEARED:
                 self.table_cleared()
                 continue
             with self._lock:
-                if not self.following:
+                if not self.following or self._ended():
                     continue
                 for action in self.actions.actions(event):
                     self.service.apply(action)
 
-    def table_cleared(self) -> bool:
+    def catch_up(self, reader: TableReader) -> bool:
+        """Start the next hand when ``reader`` shows it in play while the hand before is over
+        and its cleared table went unseen for long enough (a restart after the sweep, or a
+        busy machine that read too few frames of it: :func:`vision.next_hand.next_hand_in_view`).
+        What lies on the table is its play so far, a lap at a time from its dealer
+        (:func:`vision.next_hand.play_so_far`), and the reader goes on from that table. True
+        when a hand started."""
+        from vision import next_hand  # noqa: PLC0415 - vision is optional
+        from vision.reported import cleared  # noqa: PLC0415
+        from vision.turn_hold import next_to_play  # noqa: PLC0415
+
+        if self.shuffling_table:
+            return False
+        with self._lock:
+            snapshot = self.service.engine.snapshot()
+            if not next_hand.hand_over(snapshot):
+                self._swept = False
+                return False
+            seen = reader.published
+            if seen is not None and cleared(seen):
+                self._swept = True
+                return False
+            before = next_hand.ended_rivers(snapshot)
+            if seen is None or not next_hand.next_hand_in_view(before, seen, swept=self._swept):
+                return False
+            log.warning("the next hand is in play, its cleared table unseen: it starts now")
+            self.table_cleared(forced=True)
+            self._swept = False
+            dealer = int(self.service.engine.snapshot()["hand"]["dealer"])
+            played = next_hand.play_so_far(seen, dealer, reader.frame)
+            for event in played:
+                for action in self.actions.actions(event):
+                    self.service.apply(action)
+            discards = [e for e in played if e["type"] == "discard"]
+            last = (int(str(discards[-1]["seat"])), str(discards[-1]["tile"])) if discards else None
+            reader.prime(seen, next_to_play(played, dealer), last)
+            return True
+
+    def _ended(self) -> bool:
+        hand = self.service.engine.snapshot().get("hand")
+        return isinstance(hand, Mapping) and hand.get("phase") == "ended"
+
+    def table_cleared(self, *, forced: bool = False) -> bool:
         """A camera sees the table cleared (no river tile, meld or face-up tile for a while:
         ``table_cleared`` from :class:`vision.reader.TableReader`). Without a shuffling table
         the next hand starts (:meth:`new_hand`) once the hand before was played: what ends it
         first is :meth:`ActionBridge.close`'s (a washout, a win refused as read declared
         unscored); a hand with no result then is abandoned and the referee told
         (``hand_abandoned``). A hand not played yet goes on (this is its deal). True when a
-        hand started."""
+        hand started. ``forced``: the next hand was seen in play (:meth:`catch_up`)."""
         if self.shuffling_table:
             return False  # its dice start the next hand
         with self._lock:
             snapshot = self.service.engine.snapshot()
-            if self.following and not self.actions.over(snapshot):
+            if self.following and not forced and not self.actions.over(snapshot):
                 return False
             hand = snapshot.get("hand")
             if isinstance(hand, Mapping) and hand.get("phase") not in ("ended", "idle"):
@@ -141,7 +191,7 @@ class CameraFeed:
                 if not limiter.keep(time.monotonic()):
                     continue  # drop frames beyond the configured rate
                 self.frames += 1
-                self.read(reader.process(image))
+                self.read(reader.process(image), reader)
             if not stop.is_set():
                 raise ConnectionError(f"camera {camera.source!r}: the stream ended")
 

@@ -212,20 +212,29 @@ def in_play_order(
     takes), then the discards of seats that just melded (a claimer discards after claiming; a
     meld is often confirmed late, in the frame that also confirms that discard), then hands.
     Discards of several seats go in turn order from the seat after ``last_discarder`` (the
-    seat of the last discard published before them). An added kong (seats in ``added_kongs``)
-    takes no discard: it is made in its seat's own turn, just before that seat's discard; so is
-    a concealed kong, face down or not, and a flower set aside."""
+    seat of the last discard published before them), a lap at a time when a seat has several.
+    An added kong (seats in ``added_kongs``) takes no discard: it is made in its seat's own
+    turn, just before that seat's discard; so is a concealed kong, face down or not, and a
+    flower set aside."""
     melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
     first = 0 if last_discarder is None else last_discarder + 1
+    lap = {id(e): n for seat in range(4) for n, e in enumerate(_discards_of(events, seat))}
 
-    def key(event: dict[str, object]) -> tuple[int, int, int]:
+    def key(event: dict[str, object]) -> tuple[int, int, int, int]:
         seat = int(str(event.get("seat", 0)))
         turn = (seat - first) % 4
         own_turn = event["type"] == "meld" and seat in added_kongs
         if own_turn or event["type"] in ("concealed_kong", "face_down_kong", "flower"):
-            return 0, turn, 0
+            return 0, 0, turn, 0
         if event["type"] == "discard" and seat in melders:
-            return 2, turn, 1
-        return {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0), turn, 1
+            return 2, 0, turn, 1
+        group = {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0)
+        return group, lap.get(id(event), 0), turn, 1
 
     return sorted(events, key=key)
+
+
+def _discards_of(events: list[dict[str, object]], seat: int) -> list[dict[str, object]]:
+    """``seat``'s discards among ``events``, in its river's order: the first goes in the
+    first lap of play, the second in the next (a process that was down sees several)."""
+    return [e for e in events if e["type"] == "discard" and int(str(e["seat"])) == seat]

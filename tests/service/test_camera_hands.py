@@ -62,7 +62,7 @@ def _watch(feed: CameraFeed, reader: TableReader, spec: TableSpec, frames: int) 
     for _ in range(frames):
         events = exact_frames(reader, spec, 1)
         read += [str(e["type"]) for e in events]
-        feed.read(events)
+        feed.read(events, reader)  # as the camera worker does
     return read
 
 
