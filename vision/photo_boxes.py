@@ -40,7 +40,9 @@ class OrientedBox:
 
 
 def rectangle_corners(xywhr: np.ndarray) -> np.ndarray:
-    """N x 4 x 2 corners of rotated rectangles (centre x, y, width, height, angle in radians)."""
+    """N x 4 x 2 corners of rotated rectangles (centre x, y, width, height, angle in radians),
+    each ring clockwise on the image (y down) as TL, TR, BR, BL run: a ring taken the other way
+    round warps to a mirror image of the tile (until 2026-12-07 every photo crop was one)."""
     x, y, w, h, r = (xywhr[:, i] for i in range(5))
     cos, sin = np.cos(r), np.sin(r)
     along = np.stack([w / 2 * cos, w / 2 * sin], axis=1)
@@ -48,9 +50,9 @@ def rectangle_corners(xywhr: np.ndarray) -> np.ndarray:
     centre = np.stack([x, y], axis=1)
     return np.stack(
         [
-            centre + along + across,
-            centre + along - across,
             centre - along - across,
+            centre + along - across,
+            centre + along + across,
             centre - along + across,
         ],
         axis=1,

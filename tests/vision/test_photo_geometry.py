@@ -119,3 +119,27 @@ def test_a_grown_quad_keeps_its_centre_and_turn_and_shifts_along_the_tile() -> N
     assert np.allclose(moved, 0.1 * up)  # a tenth of its length toward its top
     square = rectangle_corners(np.array([[0.0, 0.0, 20.0, 21.0, 0.0]]))[0]
     assert len(reading_quads(square, 1.15, 1.08, 0.0)) == len(upright_quads(square)) == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(-0.6, 0.6), st.floats(1.3, 1.6))
+def test_a_box_crop_shows_the_tile_as_it_is_never_mirrored(turn: float, ratio: float) -> None:
+    """A face marked in its top-left corner, turned in the photo and found as a rotated box:
+    the crop has the mark top left (a ring run the wrong way round warps to a mirror image,
+    which read 3m as 1s and every wind as another until 2026-12-07)."""
+    w, h = 40, 40 * ratio
+    face = np.full((round(h), w, 3), 255, np.uint8)
+    face[: round(h / 3), : w // 3] = 0  # the mark: top left
+    image = np.full((300, 300, 3), 128, np.uint8)
+    cos, sin = math.cos(turn), math.sin(turn)
+    rotate = np.array([[cos, -sin], [sin, cos]])
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - [w / 2, h / 2]
+    placed = corners @ rotate.T + [150, 150]
+    matrix = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [w, 0], [w, round(h)], [0, round(h)]]), placed.astype(np.float32)
+    )
+    cv2.warpPerspective(face, matrix, (300, 300), image, borderMode=cv2.BORDER_TRANSPARENT)
+    box = rectangle_corners(np.array([[150, 150, w, h, turn]]))[0]
+    crop = warp_crop(image, upright_quads(box)[0], (36, 48), pad=0.0)
+    quarter = crop.reshape(2, 24, 2, 18, 3).mean(axis=(1, 3, 4))  # the four quarters' brightness
+    assert quarter[0, 0] < min(quarter[0, 1], quarter[1, 0], quarter[1, 1]) - 60
