@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.mcr.shapes import mcr_is_win
 from engine.scoring.decompose import SetKind, TileSet, counts_of
-from vision.stabiliser import SeatObservation, TableObservation
+from vision.observation import SeatObservation, TableObservation
 from vision.table_diff import a_whole_hand, one_short, overfull, sets_beside
 
 
