@@ -5,17 +5,20 @@ machine what the rules allow (chow, several winners on one discard, the minimum 
 Shared engine code never branches on a rule set's name: it asks the rule set.
 
 Rule sets register themselves with :func:`register` when their module is imported;
-:func:`find_rules` imports the built-in ones lazily, so a missing name fails at start-up.
+:func:`find_rules` imports the built-in ones lazily, so a missing name fails at start-up. A rule
+set may register its winning shapes too: :func:`any_winning_shape` asks them all (the camera's
+check of a hand laid down, which does not know the table's rule set).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.notation import Hand
+from engine.scoring.decompose import Counts, TileSet
 from engine.tiles import Tile, Wind
 
 #: Built-in rule-set modules, imported on first lookup (each calls :func:`register`).
@@ -128,18 +131,32 @@ class RuleSet(Protocol):
         ...
 
 
+#: Whether tile counts (the concealed tiles, 34 kinds) with ``melds`` beside them make a
+#: winning shape of a rule set.
+WinningShape = Callable[[Counts, Sequence[TileSet]], bool]
+
 _RULESETS: dict[str, Callable[..., RuleSet]] = {}
 _ALIASES: dict[str, str] = {}
+_SHAPES: dict[str, WinningShape] = {}
 
 
 class UnknownRuleSetError(LookupError):
     """No rule set is registered under that name."""
 
 
-def register(name: str, factory: Callable[..., RuleSet], aliases: tuple[str, ...] = ()) -> None:
+def register(
+    name: str,
+    factory: Callable[..., RuleSet],
+    aliases: tuple[str, ...] = (),
+    *,
+    winning_shape: WinningShape | None = None,
+) -> None:
+    """Register rule set ``name``; ``winning_shape`` tells its winning shapes from tiles alone."""
     if name in _RULESETS:
         raise ValueError(f"rule set {name!r} registered twice")
     _RULESETS[name] = factory
+    if winning_shape is not None:
+        _SHAPES[name] = winning_shape
     for alias in (name, *aliases):
         _ALIASES[alias.lower()] = name
 
@@ -158,6 +175,13 @@ def find_rules(name: str, **options: Any) -> RuleSet:
         raise UnknownRuleSetError(f"unknown rule set {name!r} (known: {known})")
     factory: Callable[..., RuleSet] = _RULESETS[key]
     return factory(**options)
+
+
+def any_winning_shape(concealed: Counts, melds: Sequence[TileSet]) -> bool:
+    """Whether the tiles make a winning shape of any rule set that registered its shapes (MCR's:
+    four sets and a pair, seven pairs, thirteen orphans and the knitted hands)."""
+    _load_builtins()
+    return any(shape(concealed, melds) for shape in _SHAPES.values())
 
 
 def _load_builtins() -> None:

@@ -8,7 +8,8 @@ one tile toward the head: live tiles = remaining - 14.
 
 Tiles may be known (a record, a simulated shuffle: draws return them) or unknown (a camera: draws
 return None and only counts are kept). Pure and deterministic; randomness only via a passed
-``random.Random``.
+``random.Random``. The tile set and the deal's positions are :mod:`engine.wall_deal`'s, the
+errors :mod:`engine.wall_errors`'s (both re-exported here).
 
 >>> from engine.procedures import WSOM
 >>> wall = Wall(WSOM)
@@ -24,27 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.procedures import Procedure
-from engine.tiles import COPIES_PER_KIND, FLOWERS, KINDS, Tile
+from engine.tiles import Tile
+from engine.wall_deal import DEAL_POSITIONS, deal_pairs, procedure_tiles
+from engine.wall_errors import WallError, WallExhaustedError, WallMismatchError
 from engine.wall_geometry import StackPosition, WallBreak, default_break, position_of
 
-#: Draw-order positions each seat receives in the deal, counted from the dealer (digest §8).
-DEAL_POSITIONS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(16 * r + 4 * p + i for r in range(3) for i in range(4))
-    + ((48, 52) if p == 0 else (48 + p,))
-    for p in range(4)
-)
-
-
-class WallError(ValueError):
-    """A wall operation the procedure forbids (drawing past the live wall, dealing twice...)."""
-
-
-class WallExhaustedError(WallError):
-    """No live tile is left: the hand is a washout once the last discard is not won."""
-
-
-class WallMismatchError(WallError):
-    """A draw names a tile other than the one the known wall order holds at that place."""
+__all__ = [
+    "DEAL_POSITIONS",
+    "Wall",
+    "WallCounts",
+    "WallError",
+    "WallExhaustedError",
+    "WallMismatchError",
+    "procedure_tiles",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +56,6 @@ class WallCounts:
     exhausted: bool
     break_side: int | None
     break_stack: int | None
-
-
-def procedure_tiles(procedure: Procedure) -> tuple[Tile, ...]:
-    """One full set of tiles for ``procedure`` (4 of each kind, plus one of each flower)."""
-    tiles = tuple(t for t in KINDS for _ in range(COPIES_PER_KIND))
-    if procedure.flowers:
-        tiles += FLOWERS
-    if len(tiles) != procedure.tile_count:
-        raise WallError(f"procedure {procedure.name!r} wants {procedure.tile_count} tiles")
-    return tiles
 
 
 class Wall:
@@ -248,15 +232,7 @@ class Wall:
         return tuple(hands)
 
     def _learn_deal(self, expected: Sequence[Sequence[Tile]]) -> None:
-        pairs: list[tuple[int, Tile]] = []
-        for offset, positions in enumerate(DEAL_POSITIONS):
-            seat = (self.dealer + offset) % 4
-            hand = tuple(expected[seat]) if seat < len(expected) else ()
-            if len(hand) != len(positions):
-                raise WallMismatchError(
-                    f"seat {seat} is dealt {len(positions)} tiles, the deal names {len(hand)}"
-                )
-            pairs += zip(positions, hand, strict=True)
+        pairs = deal_pairs(self.dealer, expected)
         for index, tile in pairs:
             known = self._tiles[index]
             if known is not None and known != tile:

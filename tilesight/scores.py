@@ -7,7 +7,7 @@ each table, which says how far each table's stream goes. Events are stored by ``
 (duplicates are harmless). A hole in ``(epoch, seq)`` that stays open for ``gap_grace_s`` is
 asked for with ``cmd/resync`` (at most :data:`RESYNC_SPAN` seqs a request); the table replays
 the missing events from its outbox to this consumer's own reply topic, so a broker crash or a
-restart in between loses nothing.
+restart in between loses nothing. How far each stream is stored: :mod:`tilesight.score_streams`.
 
 The network thread only queues what arrives (a bounded queue); the ``scores-ingest`` thread
 parses it within limits (:mod:`tilesight.bounded_json`) and stores only events that pass
@@ -24,7 +24,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -37,6 +36,7 @@ from tilesight.config import MqttEndpoint, TlsConfig
 from tilesight.event_checks import announced_position, event_problem
 from tilesight.mqtt import make_client, new_properties, session_properties
 from tilesight.score_store import BaseScoreStore, StoreUnavailableError
+from tilesight.score_streams import StreamProgress
 from tilesight.topics import PREFIX, TableTopics, TopicError, parse_topic, shared, tournament_filter
 
 log = logging.getLogger("tilesight.scores")
@@ -48,29 +48,6 @@ MAX_MESSAGE_BYTES = 256 * 1024
 MAX_MESSAGE_DEPTH = 16
 #: Messages waiting for the ingest thread; beyond it they are dropped (the gap repair asks).
 MAX_QUEUED = 10_000
-
-
-@dataclass
-class _Stream:
-    """What one consumer knows of one table's ``(epoch, seq)`` stream."""
-
-    seen: set[int] = field(default_factory=set)
-    contiguous: int = 0  # every seq 1..contiguous is stored
-    announced: int = 0  # the table's retained state says it reached this seq
-    gap_since: float | None = None
-    asked_at: float = 0.0
-
-    def add(self, seq: int) -> None:
-        if seq <= self.contiguous:
-            return  # a duplicate or a replay of something already stored
-        self.seen.add(seq)
-        while self.contiguous + 1 in self.seen:
-            self.contiguous += 1
-            self.seen.discard(self.contiguous)
-
-    @property
-    def end(self) -> int:
-        return max([self.announced, self.contiguous, *self.seen])
 
 
 class ScoreConsumer:
@@ -105,12 +82,12 @@ class ScoreConsumer:
         self.rejected = 0  # messages refused by the bounds and checks
         self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue(MAX_QUEUED)
         self._ingest_thread: threading.Thread | None = None
-        self._streams: dict[tuple[str, int], _Stream] = {}
+        self._streams: dict[tuple[str, int], StreamProgress] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
         for table, epoch in store.streams(tournament):
-            stream = self._streams.setdefault((table, epoch), _Stream())
+            stream = self._streams.setdefault((table, epoch), StreamProgress())
             for seq in store.seqs(tournament, table, epoch):
                 stream.add(seq)
         self._client = make_client(endpoint, self.client_id, tls=tls)
@@ -238,7 +215,7 @@ class ScoreConsumer:
         if position is not None:
             epoch, seq = position
             with self._lock:
-                stream = self._streams.setdefault((table, epoch), _Stream())
+                stream = self._streams.setdefault((table, epoch), StreamProgress())
                 stream.announced = max(stream.announced, seq)
 
     def _ingest(self, event: dict[str, Any]) -> None:
@@ -255,7 +232,7 @@ class ScoreConsumer:
         with self._lock:
             self.received += 1
             self.duplicates += not fresh
-            self._streams.setdefault(key, _Stream()).add(seq)
+            self._streams.setdefault(key, StreamProgress()).add(seq)
         if fresh and event.get("type") == "hand_ended" and self.on_hand is not None:
             self.on_hand(event)
 
@@ -291,7 +268,7 @@ class ScoreConsumer:
                 first = stream.contiguous + 1
                 self._ask_resync(table, epoch, first, min(stream.end, first + RESYNC_SPAN))
 
-    def _refresh(self, table: str, epoch: int, stream: _Stream) -> None:
+    def _refresh(self, table: str, epoch: int, stream: StreamProgress) -> None:
         seqs = self.store.seqs(self.tournament, table, epoch)
         with self._lock:
             for seq in seqs:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.tiles import RelativeSeat
+from vision.observation import TableObservation
 from vision.reported import Reported
-from vision.stabiliser import TableObservation
 
 Event = dict[str, object]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine.mcr.shapes import mcr_is_win
 from engine.notation import Hand, format_meld, format_tiles
+from engine.rulesets import any_winning_shape
 from engine.scoring.decompose import SetKind, TileSet, counts_of
 from engine.tiles import Meld, Tile, excess_copies
 from vision.photo import PhotoTile
@@ -140,6 +140,6 @@ def hand_doubts(
     out += [Doubt("fifth_copy", f"{n} copies of {t}: a set holds fewer") for t, n in excess.items()]
     if count == 14 and not excess and not face_down_kongs and not won:
         sets = [TileSet(SetKind.KONG, 0, declared=True)] * len(hand.melds)  # only their number
-        if not mcr_is_win(counts_of(concealed), sets):
+        if not any_winning_shape(counts_of(concealed), sets):
             out.append(Doubt("no_winning_shape", "the tiles make no winning shape"))
     return tuple(out)

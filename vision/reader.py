@@ -49,13 +49,10 @@ from vision.detector import Detection, Detector
 from vision.detector_backends import CANVAS
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
+from vision.observation import TableDetection, TableObservation
 from vision.reported import Reported, cleared
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
-from vision.stabiliser import (
-    Stabiliser,
-    TableDetection,
-    TableObservation,
-)
+from vision.stabiliser import Stabiliser
 from vision.table_diff import diff, in_play_order, melds_in_flux
 from vision.turn_hold import TurnHold, lapped_from, next_to_play
 from vision.zones import seat_of

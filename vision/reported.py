@@ -11,7 +11,7 @@ from collections import Counter
 from typing import cast
 
 from engine.tiles import Tile
-from vision.stabiliser import TableObservation
+from vision.observation import TableObservation
 
 
 class Reported:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from engine.notation import parse_meld, parse_tiles
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from vision.hand_row import MeldObservation
-from vision.stabiliser import SeatObservation, TableObservation
+from vision.observation import SeatObservation, TableObservation
 
 if TYPE_CHECKING:
     from vision.reader import TableReader

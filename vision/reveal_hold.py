@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.mcr.shapes import mcr_is_win
+from engine.rulesets import any_winning_shape
 from engine.scoring.decompose import SetKind, TileSet, counts_of
-from vision.stabiliser import SeatObservation, TableObservation
+from vision.observation import SeatObservation, TableObservation
 from vision.table_diff import a_whole_hand, one_short, overfull, sets_beside
 
 
@@ -66,7 +66,7 @@ def no_winning_shape(seat: SeatObservation) -> bool:
     if sum(counts) != 14 - 3 * sets or sets > 4:
         return False
     placeholders = [TileSet(SetKind.KONG, 0, declared=True)] * sets  # only their number counts
-    return not mcr_is_win(tuple(counts), placeholders)
+    return not any_winning_shape(tuple(counts), placeholders)
 
 
 @dataclass

@@ -21,71 +21,23 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from statistics import median
 
 import numpy as np
 
-from engine.tiles import Tile
-from vision.hand_row import MeldObservation, split_hand_row
-from vision.layout import TILE_H, TILE_W
+from vision.layout import TILE_H
+from vision.observation import SeatObservation, TableDetection, TableObservation
+from vision.tracks import (
+    CROWD_RADIUS,
+    MATCH_RADIUS,
+    PLACE_FRAMES,
+    SAME_TILE,
+    Track,
+    table_observation,
+)
 from vision.zones import place_of
 
-
-@dataclass(frozen=True)
-class TableDetection:
-    """One detection in table units (centre) with its kind; ``sideways`` from the box shape."""
-
-    tile: str
-    x: float
-    y: float
-    sideways: bool
-    confidence: float = 1.0
-
-
-@dataclass(frozen=True)
-class SeatObservation:
-    river: tuple[Tile, ...]
-    melds: tuple[MeldObservation, ...]
-    revealed: tuple[Tile, ...]
-    concealed_kongs: tuple[Tile, ...] = ()  # one tile per kong laid with backs showing
-    face_down_kongs: int = 0  # kongs laid all face down
-    fours_apart: tuple[Tile, ...] = ()  # four faces of one kind alone in the row (a kong shown)
-    flowers: tuple[Tile, ...] = ()  # flowers set aside in the hand row
-    win_apart: Tile | None = None  # a face laid alone right of a revealed hand (in ``revealed``)
-
-
-@dataclass(frozen=True)
-class TableObservation:
-    seats: tuple[SeatObservation, ...]
-
-
-PLACE_FRAMES = 9  # a confirmed discard's place: the median of its last this many boxes' centres
-
-
-@dataclass
-class _Track:
-    tile: str
-    x: float
-    y: float
-    sideways: bool
-    streak: int = 1
-    confirmed: bool = False
-    missing: int = 0
-    challenger: str = ""
-    challenger_streak: int = 0
-    votes: Counter[str] = field(default_factory=Counter)
-    seen_at: int = 0  # the last frame a box of its own showed it
-    boxes: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=PLACE_FRAMES))
-
-
-MATCH_RADIUS = 0.45 * TILE_W  # a detection this close to a track is that tile seen again
-CROWD_RADIUS = 0.6 * TILE_W  # neighbouring tiles' centres are at least a tile width apart
-SAME_TILE = 0.8 * TILE_W  # two confirmed river tracks this close are one tile seen twice
-
-
-def _apart(a: _Track, b: _Track) -> float:
-    return float(((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5)
+__all__ = ["SeatObservation", "Stabiliser", "TableDetection", "TableObservation"]
 
 
 class Stabiliser:
@@ -102,7 +54,7 @@ class Stabiliser:
         self.remove_frames = remove_frames
         self.min_confidence = min_confidence
         self.keep_confidence = keep_confidence
-        self.tracks: list[_Track] = []
+        self.tracks: list[Track] = []
         self.frame = 0
 
     def update(
@@ -131,7 +83,7 @@ class Stabiliser:
                     track.missing = 0
             elif det.confidence >= self.min_confidence and not self._crowds_a_confirmed_tile(det):
                 self.tracks.append(
-                    _Track(
+                    Track(
                         det.tile,
                         det.x,
                         det.y,
@@ -179,7 +131,7 @@ class Stabiliser:
             for track in self.tracks
         )
 
-    def _observe(self, track: _Track, det: TableDetection) -> None:
+    def _observe(self, track: Track, det: TableDetection) -> None:
         """A track's place follows its boxes (a moving average), except a confirmed discard's:
         a discard lies still, its place the median of its last ``PLACE_FRAMES`` boxes, so a box
         misplaced for a few frames does not drag it toward its neighbour (national seed 1 hand
@@ -207,7 +159,7 @@ class Stabiliser:
             track.streak >= self.confirm_frames and count > sum(track.votes.values()) / 2
         )
 
-    def _challenge(self, track: _Track, tile: str) -> None:
+    def _challenge(self, track: Track, tile: str) -> None:
         if tile == track.tile:
             track.challenger_streak = 0
             return
@@ -234,7 +186,7 @@ class Stabiliser:
                 keep.append(track)
         self.tracks = keep
 
-    def _overlapped(self, track: _Track, seen: set[int]) -> bool:
+    def _overlapped(self, track: Track, seen: set[int]) -> bool:
         """True when a confirmed tile seen this frame lies where ``track`` would overlap it:
         tiles never overlap, so ``track`` was re-laid (a meld row pushed along by a kong) and
         is a ghost of where a tile was; unseen ghosts side by side would otherwise keep each
@@ -247,7 +199,7 @@ class Stabiliser:
             if other is not track
         )
 
-    def _neighbours_seen(self, track: _Track, seen: set[int]) -> bool:
+    def _neighbours_seen(self, track: Track, seen: set[int]) -> bool:
         """True when confirmed tiles right next to ``track`` were seen (so it is not occluded)."""
         near = [
             i
@@ -259,68 +211,6 @@ class Stabiliser:
         ]
         return bool(near) and all(i in seen for i in near)
 
-    def _one_tile(self, a: _Track, b: _Track) -> bool:
-        """Two confirmed tracks closer than ``SAME_TILE`` are one tile seen twice, unless they
-        are two tiles side by side in one seat's river (in different slots) or hand row (a hand
-        laid down: national seed 4 hand 2's 7s 7s): both upright or both turned, each seen by
-        a box of its own in the last frame, and no closer than a stray box may lie to a tile
-        (``CROWD_RADIUS``). River tiles lie a tile width apart, edge to edge,
-        and a box may lean a fifth of a tile toward its neighbour for as long as the neighbour
-        lies there (national seed 1 hand 1: once seat 1's 6s lay beside its 9s, the 9s box sat
-        0.2 tile widths nearer it, its place followed, and the 6s, read every frame, was
-        dropped as the 9s seen twice, until the winner's hand went down)."""
-        if _apart(a, b) >= SAME_TILE:
-            return False
-        if a.seen_at != self.frame or b.seen_at != self.frame or a.sideways != b.sideways:
-            return True
-        if _apart(a, b) < CROWD_RADIUS:
-            return True
-        here, there = place_of(a.x, a.y), place_of(b.x, b.y)
-        slots = (here.row, here.column) != (there.row, there.column)
-        return not (
-            here.zone == there.zone
-            and here.seat == there.seat
-            and (here.zone == "hand_row" or (here.zone == "river" and slots))
-        )
-
     def observation(self) -> TableObservation:
-        """What the confirmed tracks show. Two tracks closer than ``SAME_TILE`` are one tile
-        (tiles never overlap): a second box over part of a discard, kept apart from its track
-        (a wide stray reads as turned, so it does not crowd the upright tile), is not a second
-        discard, nor one over part of a meld's tile a fourth tile of that meld (national seed
-        1000: a pung of 8s read as a kong). The tile is a track not counted missing (a ghost of
-        a meld pushed along is, and the tile now lying there is not), then the one seen most."""
-        rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
-        rows: list[list[tuple[float, float, _Track]]] = [[] for _ in range(4)]
-        kept: list[_Track] = []
-        confirmed = [t for t in self.tracks if t.confirmed]
-        ranked = sorted(confirmed, key=lambda t: (t.missing == 0, t.votes.total()), reverse=True)
-        for track in ranked:
-            place = place_of(track.x, track.y)
-            if place.zone not in ("river", "hand_row"):
-                continue
-            if any(self._one_tile(track, other) for other in kept):
-                continue
-            kept.append(track)
-            if place.zone == "river" and place.row is not None and place.column is not None:
-                rivers[place.seat].append((place.row, place.column, track.tile))
-            elif place.zone == "hand_row":
-                half = (TILE_H if track.sideways else TILE_W) / 2
-                rows[place.seat].append((place.u - half, place.u + half, track))
-        seats = []
-        for seat in range(4):
-            river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
-            row = split_hand_row(rows[seat])
-            seats.append(
-                SeatObservation(
-                    river,
-                    row.melds,
-                    row.revealed,
-                    row.concealed_kongs,
-                    row.face_down_kongs,
-                    row.fours_apart,
-                    row.flowers,
-                    row.apart,
-                )
-            )
-        return TableObservation(tuple(seats))
+        """What the confirmed tracks show (:func:`vision.tracks.table_observation`)."""
+        return table_observation(self.tracks, self.frame)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine.tiles import Meld, MeldKind, Tile
 from vision.hand_row import MeldObservation
-from vision.stabiliser import SeatObservation, TableObservation
+from vision.observation import SeatObservation, TableObservation
 
 
 def meld_of(observed: MeldObservation) -> Meld | None:

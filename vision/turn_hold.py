@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from vision.stabiliser import SeatObservation, TableObservation
+from vision.observation import SeatObservation, TableObservation
 
 
 def grew(before: SeatObservation, now: SeatObservation) -> bool:

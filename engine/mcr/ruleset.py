@@ -100,4 +100,4 @@ class MCRRules:
         return (deltas[0], deltas[1], deltas[2], deltas[3])
 
 
-register(MCRRules.name, MCRRules, aliases=MCRRules.aliases)
+register(MCRRules.name, MCRRules, aliases=MCRRules.aliases, winning_shape=mcr_is_win)

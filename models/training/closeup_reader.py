@@ -23,8 +23,9 @@ import numpy as np
 from models.art.faces import load_faces
 from models.art.flower_art import flower_faces
 from models.art.numbered_flowers import numbered_flower_faces
-from models.training.classifier import build_network, export_classifier, one_cycle, train_epoch
+from models.training.classifier import one_cycle, train_epoch
 from models.training.crop_sets import jittered_crops
+from models.training.tilenet import build_network, export_classifier
 from vision.closeup import CLOSEUP_H, CLOSEUP_W, FIRST_FLOWER
 
 Items = list[tuple[str, np.ndarray]]

@@ -1,7 +1,7 @@
 """The second-opinion classifier: a wider, deeper network read only on crops the tile
 classifier is unsure of (vision.detector ``Detector(expert=...)``).
 
-The tile classifier (models/training/classifier.py, TileNet width 24) reads every face crop, ~100 a
+The tile classifier (models/training/tilenet.py, TileNet width 24) reads every face crop, ~100 a
 frame, so it must stay small; the crops it still misreads are nearly all motion-blurred or
 dim ones it reads unsure (docs/vision.md). This network reads the same 48x36 crops with the
 same 85 outputs, has two convolutions in every stage and twice the channels (about five times
@@ -26,16 +26,14 @@ from models.training.classifier import (
     _augment,
     _train_mode,
     _training_crops,
-    build_network,
-    export_classifier,
-    network_from_onnx,
     one_cycle,
 )
+from models.training.tilenet import build_network, export_classifier, network_from_onnx
 from vision.crops import CLASSES_OUT
 
 
 def build_expert(width: int = 48, outputs: int = CLASSES_OUT):  # type: ignore[no-untyped-def]
-    """TileNet (models.training.classifier) with two 3x3 convolutions in every stage,
+    """TileNet (models.training.tilenet) with two 3x3 convolutions in every stage,
     ``width``, 2x and
     4x channels, and a dense head of 128 units over the 6x4 cells (the corner numerals stay in
     place)."""

@@ -7,7 +7,7 @@ from engine import actions as act
 from engine.events import to_dict
 from engine.notation import format_tiles, parse_hand
 from engine.table import Table
-from tests.engine.test_table import kinds, run
+from tests.engine.table_script import kinds, run
 
 CAMERA_DEAL = "start\ndeal 0 ?13\ndeal 1 ?13\ndeal 2 ?13\ndeal 3 ?13\n"
 PLAY = "".join(

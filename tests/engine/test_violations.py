@@ -15,7 +15,7 @@ from engine.table import Table
 from engine.table.events import TileDrawn
 from engine.violations import Severity, Violation, ViolationKind
 from engine.wall import procedure_tiles
-from tests.engine.test_table import DEAL, kinds, run
+from tests.engine.table_script import DEAL, kinds, run
 
 
 def test_fifth_copy_of_a_kind() -> None:

@@ -17,11 +17,19 @@ from engine.events import Event, make_event_id
 from engine.table.events import CommandHandled, HandEnded, HandStarted, TileDiscarded
 from engine.tiles import Tile, Wind
 from tilesight.demo.broker import MosquittoBroker, find_mosquitto
+from tilesight.demo.minibroker import EmbeddedBroker
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: The installed console script (``python -m tilesight.cli`` would load the CLI module twice).
 _SCRIPT = Path(sys.executable).with_name("tilesight")
 TILESIGHT = str(_SCRIPT) if _SCRIPT.exists() else shutil.which("tilesight") or "tilesight"
+
+
+@pytest.fixture
+def embedded() -> Iterator[EmbeddedBroker]:
+    """The embedded broker (tilesight.demo.minibroker) on a free port."""
+    with EmbeddedBroker() as running:
+        yield running
 
 
 @pytest.fixture

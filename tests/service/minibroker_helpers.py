@@ -16,7 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from tilesight.demo.minibroker.codec import Reader
+from tilesight.demo.minibroker.codec import SESSION_EXPIRY, Reader
 from tilesight.demo.minibroker.packets import (
     CONNACK,
     Connect,
@@ -164,3 +164,9 @@ def wait_until(predicate: Any, what: str, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.01)
+
+
+def persistent(client_id: str, **kw: object) -> Connect:
+    """A CONNECT asking for a session that outlives the connection (60 s), not a clean start."""
+    return Connect(client_id, clean_start=False, keepalive=30,
+                   properties=((SESSION_EXPIRY, 60),), **kw)  # type: ignore[arg-type]  # fmt: skip

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Washout
-from tests.engine.test_table import DEAL, script
+from tests.engine.table_script import DEAL, script
 from tests.service.conftest import REPO_ROOT, Probe, make_service, wait_until
 from tilesight.config import parse_mqtt_url
 from tilesight.demo.broker import MosquittoBroker, find_mosquitto, free_port, wait_for_port

@@ -52,7 +52,7 @@ def test_the_live_log_tells_an_unscored_win_and_its_later_score() -> None:
     from engine.actions import ShowKong, Win
     from engine.notation import parse_hand, parse_tile
     from engine.table import Table
-    from tests.engine.test_table import script
+    from tests.engine.table_script import script
     from tilesight.demo.play import describe
 
     table = Table("log", rules="mcr")
@@ -74,7 +74,7 @@ def test_the_live_log_says_when_a_self_drawn_tile_was_not_seen() -> None:
     from engine.notation import parse_hand
     from engine.table import Table
     from engine.table.events import WinDeclared
-    from tests.engine.test_table import script
+    from tests.engine.table_script import script
     from tilesight.demo.play import describe
 
     table = Table("log", rules="mcr")

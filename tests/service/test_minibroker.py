@@ -1,10 +1,10 @@
-"""The embedded MQTT 5 broker against real paho clients (and a raw socket where paho can't)."""
+"""The embedded MQTT 5 broker against real paho clients (and a raw socket where paho can't):
+routing, retained messages, subscriptions, properties, shutdown and malformed input. Sessions,
+wills, keepalive and expiry: test_minibroker_sessions.py."""
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,14 +13,7 @@ from hypothesis import strategies as st
 
 from tests.service.minibroker_helpers import Client, RawClient, publish_properties, wait_until
 from tilesight.demo.minibroker import EmbeddedBroker
-from tilesight.demo.minibroker.codec import MESSAGE_EXPIRY, SESSION_EXPIRY, WILL_DELAY
-from tilesight.demo.minibroker.packets import PUBACK, Ack, Connect, Simple, Subscribe, Will
-
-
-@pytest.fixture
-def embedded() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker() as running:
-        yield running
+from tilesight.demo.minibroker.packets import Connect, Simple
 
 
 def test_qos0_and_qos1_reach_subscribers_at_the_lower_qos(embedded: EmbeddedBroker) -> None:
@@ -118,98 +111,6 @@ def test_response_topic_correlation_user_properties_and_expiry_are_forwarded(
         assert 29 <= got.MessageExpiryInterval <= 30
 
 
-def _persistent(client_id: str, **kw: object) -> Connect:
-    return Connect(client_id, clean_start=False, keepalive=30,
-                   properties=((SESSION_EXPIRY, 60),), **kw)  # type: ignore[arg-type]  # fmt: skip
-
-
-def test_unacknowledged_qos1_is_redelivered_to_a_persistent_session(
-    embedded: EmbeddedBroker,
-) -> None:
-    raw = RawClient(embedded.port)
-    assert raw.connect(_persistent("consumer")) == (False, 0)
-    raw.send(Subscribe(1, (("ev/#", 1),)))
-    raw.read()  # SUBACK
-    with Client(embedded.port, "pub") as pub:
-        pub.publish("ev/1", b"first")
-        first = raw.read_publish()
-        assert (first.payload, first.dup) == (b"first", False)
-        raw.drop()  # no PUBACK, no DISCONNECT
-        pub.publish("ev/2", b"while away")  # queued for the session
-        wait_until(lambda: not embedded.server.connections.get("consumer"), "the drop noticed")
-    again = RawClient(embedded.port)
-    assert again.connect(_persistent("consumer")) == (True, 0)  # session present
-    resent = again.read_publish()
-    assert (resent.payload, resent.dup, resent.packet_id) == (b"first", True, first.packet_id)
-    queued = again.read_publish()
-    assert queued.payload == b"while away"
-    again.send(Ack(PUBACK, resent.packet_id or 0))
-    again.send(Ack(PUBACK, queued.packet_id or 0))
-    again.send(Simple(14))
-    assert again.closed_by_broker()
-
-
-def test_will_is_published_after_its_delay_on_an_abrupt_disconnect(
-    embedded: EmbeddedBroker,
-) -> None:
-    will = Will("cup/T1/status", b"offline", qos=1, retain=True, properties=((WILL_DELAY, 1),))
-    with Client(embedded.port, "overlay") as overlay:
-        overlay.subscribe("cup/+/status")
-        polite = RawClient(embedded.port)
-        polite.connect(Connect("polite", will=Will("cup/T0/status", b"never")))
-        polite.send(Simple(14))  # a clean DISCONNECT: the will is discarded
-        assert polite.closed_by_broker()
-        table = RawClient(embedded.port)
-        table.connect(_persistent("table", will=will))
-        dropped_at = time.monotonic()
-        table.drop()
-        message = overlay.wait_for(b"offline")
-        assert time.monotonic() - dropped_at >= 0.9  # not before the will delay
-        assert message.topic == "cup/T1/status"
-        assert b"never" not in overlay.payloads()
-    with Client(embedded.port, "late") as late:  # the will was retained
-        late.subscribe("cup/T1/status")
-        assert late.wait_for(b"offline").retain
-
-
-def test_reconnecting_within_the_will_delay_cancels_the_will(embedded: EmbeddedBroker) -> None:
-    will = Will("cup/T2/status", b"offline", properties=((WILL_DELAY, 30),))
-    first = RawClient(embedded.port)
-    first.connect(_persistent("table2", will=will))
-    first.drop()
-    wait_until(lambda: "table2" in embedded.server._wills, "the will to be scheduled")
-    back = RawClient(embedded.port)
-    assert back.connect(_persistent("table2")) == (True, 0)
-    assert "table2" not in embedded.server._wills  # back in time: the will is cancelled
-    back.send(Simple(14))
-    assert back.closed_by_broker()
-
-
-def test_silent_client_is_closed_after_one_and_a_half_keepalives(
-    embedded: EmbeddedBroker,
-) -> None:
-    with Client(embedded.port, "watch") as watch:
-        watch.subscribe("gone")
-        raw = RawClient(embedded.port)
-        raw.connect(Connect("silent", keepalive=1, will=Will("gone", b"silent one")))
-        started = time.monotonic()
-        assert raw.closed_by_broker()
-        assert time.monotonic() - started >= 1.0
-        watch.wait_for(b"silent one")
-
-
-def test_session_takeover_closes_the_older_connection(embedded: EmbeddedBroker) -> None:
-    older = RawClient(embedded.port)
-    older.connect(Connect("same"))
-    newer = RawClient(embedded.port)
-    assert newer.connect(Connect("same"))[1] == 0
-    packet = older.read()
-    assert packet == Simple(14, 0x8E)  # DISCONNECT: session taken over
-    assert older.closed_by_broker()
-    newer.send(Simple(14))
-    assert newer.closed_by_broker()
-
-
 def test_stopping_the_broker_ends_its_thread_and_frees_the_port() -> None:
     broker = EmbeddedBroker().start()
     port = broker.port
@@ -278,30 +179,3 @@ def test_random_bytes_on_the_wire_never_break_the_broker(
             after.wait_for(b"fine")
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
-
-
-def test_expired_messages_are_not_delivered_to_a_returning_session(
-    embedded: EmbeddedBroker,
-) -> None:
-    raw = RawClient(embedded.port)
-    raw.connect(_persistent("offline-reader"))
-    raw.send(Subscribe(1, (("cmd/#", 1),)))
-    raw.read()  # SUBACK
-    raw.send(Simple(14))  # clean DISCONNECT; the session (60 s) keeps the subscription
-    assert raw.closed_by_broker()
-    with Client(embedded.port, "sender") as sender:
-        sender.publish(
-            "cmd/stale", b"stale", properties=publish_properties(MessageExpiryInterval=1)
-        )
-        sender.publish("cmd/keep", b"keep", properties=publish_properties(MessageExpiryInterval=60))
-        published = time.monotonic()
-    # the condition under test is time itself: the 1 s interval must have run out
-    wait_until(lambda: time.monotonic() - published > 1.05, "the 1 s expiry to pass")
-    back = RawClient(embedded.port)
-    assert back.connect(_persistent("offline-reader")) == (True, 0)
-    got = back.read_publish()
-    assert got.payload == b"keep"  # 'stale' expired while waiting and was dropped
-    assert 40 <= dict(got.properties)[MESSAGE_EXPIRY] <= 59  # type: ignore[operator]  # counted down
-    back.send(Ack(PUBACK, got.packet_id or 0))
-    back.send(Simple(14))
-    assert back.closed_by_broker()

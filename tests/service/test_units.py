@@ -179,9 +179,9 @@ def test_score_store_is_idempotent_and_takes_the_latest_result_of_a_hand():
 
 
 def test_stream_tracks_holes_in_seq():
-    from tilesight.scores import _Stream
+    from tilesight.score_streams import StreamProgress
 
-    stream = _Stream()
+    stream = StreamProgress()
     for seq in (1, 2, 5, 7):
         stream.add(seq)
     assert (stream.contiguous, stream.end) == (2, 7)

@@ -4,7 +4,7 @@ Exact detections (no model), as tests/vision/test_reader_melds.py."""
 
 from __future__ import annotations
 
-from tests.vision.test_reader_melds import UNIT, _events
+from tests.vision.exact_reading import UNIT, play_events
 from vision.layout import MeldSpec, TableSpec
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
@@ -22,29 +22,29 @@ def test_a_claim_of_a_discard_never_confirmed_is_not_matched_to_the_round_before
     reader, spec = _reader(), TableSpec()
     for seat, tile in ((2, "F"), (3, "W"), (0, "5p"), (1, "4s")):
         spec.rivers[seat].append(tile)
-        assert _events(reader, spec) == [("discard", seat, tile, False)]
+        assert play_events(reader, spec) == [("discard", seat, tile, False)]
     spec.melds[1] = [MeldSpec(["4s", "4s", "4s"], 2)]  # turned on the right: from seat 2
-    assert _events(reader, spec) == [("discard", 2, "4s", True), ("meld", 1, "pung", False)]
+    assert play_events(reader, spec) == [("discard", 2, "4s", True), ("meld", 1, "pung", False)]
 
 
 def test_the_claimers_own_next_discard_does_not_hide_the_discard_it_took() -> None:
     reader, spec = _reader(), TableSpec()
     spec.rivers[2] = ["6m"]
-    assert _events(reader, spec) == [("discard", 2, "6m", False)]
+    assert play_events(reader, spec) == [("discard", 2, "6m", False)]
     spec.rivers[2] = []  # seat 3 pungs it and discards N before the camera settles the pung
     spec.rivers[3] = ["N"]
-    assert _events(reader, spec) == [("discard", 3, "N", False)]
+    assert play_events(reader, spec) == [("discard", 3, "N", False)]
     spec.melds[3] = [MeldSpec(["6m", "6m", "6m"], 0)]
-    assert _events(reader, spec) == [("meld", 3, "pung", False)]  # nothing inferred
+    assert play_events(reader, spec) == [("meld", 3, "pung", False)]  # nothing inferred
 
 
 def test_a_discard_read_as_another_kind_just_before_its_claim_is_still_the_one_taken() -> None:
     reader, spec = _reader(), TableSpec()
     spec.rivers[0] = ["6s"]  # the camera read 6s; seat 1 chows what was really 5s
-    assert _events(reader, spec) == [("discard", 0, "6s", False)]
+    assert play_events(reader, spec) == [("discard", 0, "6s", False)]
     spec.rivers[0] = []
     spec.melds[1] = [MeldSpec(["5s", "6s", "7s"], 0)]
-    assert _events(reader, spec) == [("meld", 1, "chow", False)]
+    assert play_events(reader, spec) == [("meld", 1, "chow", False)]
 
 
 def test_a_river_tile_lost_from_view_and_seen_again_is_not_a_new_discard() -> None:
@@ -53,25 +53,25 @@ def test_a_river_tile_lost_from_view_and_seen_again_is_not_a_new_discard() -> No
     seat 1's discard was taken for a claim of its own 9s."""
     reader, spec = _reader(), TableSpec()
     spec.rivers[3] = ["1m", "9s"]
-    assert _events(reader, spec) == [("discard", 3, "1m", False), ("discard", 3, "9s", False)]
+    assert play_events(reader, spec) == [("discard", 3, "1m", False), ("discard", 3, "9s", False)]
     spec.rivers[3] = ["1m"]  # lost from view: no claim follows
-    assert _events(reader, spec) == []
+    assert play_events(reader, spec) == []
     spec.rivers[3] = ["1m", "9s"]
-    assert _events(reader, spec) == []  # the same tile, seen again
+    assert play_events(reader, spec) == []  # the same tile, seen again
     spec.rivers[0] = ["4m"]
-    assert _events(reader, spec) == [("discard", 0, "4m", False)]
+    assert play_events(reader, spec) == [("discard", 0, "4m", False)]
 
 
 def test_a_claimed_discard_is_gone_and_the_next_of_its_kind_in_its_place_is_new() -> None:
     reader, spec = _reader(), TableSpec()
     spec.rivers[2] = ["9s"]
-    assert _events(reader, spec) == [("discard", 2, "9s", False)]
+    assert play_events(reader, spec) == [("discard", 2, "9s", False)]
     spec.rivers[2] = []
     spec.melds[3] = [MeldSpec(["9s", "9s", "9s"], 0)]  # seat 3 pungs it from seat 2
-    assert _events(reader, spec) == [("meld", 3, "pung", False)]
+    assert play_events(reader, spec) == [("meld", 3, "pung", False)]
     spec.rivers[3] = ["E"]
     spec.rivers[0] = ["1p"]
     spec.rivers[1] = ["2p"]
-    _events(reader, spec)
+    play_events(reader, spec)
     spec.rivers[2] = ["9s"]  # seat 2 discards another 9s, where the claimed one lay
-    assert _events(reader, spec) == [("discard", 2, "9s", False)]
+    assert play_events(reader, spec) == [("discard", 2, "9s", False)]

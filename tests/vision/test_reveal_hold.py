@@ -104,3 +104,25 @@ def test_the_shape_check_depends_only_on_how_many_sets_lie_beside_the_hand(
     real = [TileSet(kind, (first // 9) * 9 + min(first % 9, 6)) for kind, first in sets]
     placeholders = [TileSet(SetKind.KONG, 0, declared=True)] * len(real)
     assert mcr_is_win(tuple(counts), real) == mcr_is_win(tuple(counts), placeholders)
+
+
+def test_the_shape_check_asks_the_rule_sets_and_mcrs_shapes_answer() -> None:
+    """no_winning_shape asks engine.rulesets.any_winning_shape, not one rule set: MCR registers
+    its shapes (which hold the other rule sets' plain ones), so the answer is mcr_is_win's."""
+    from engine.notation import parse_tiles
+    from engine.rulesets import any_winning_shape
+    from engine.scoring.decompose import counts_of
+
+    hands = {
+        "123m456s789pEEE55p": True,
+        "123m456s789pEEE56p": False,
+        "112233p445566s77s": True,  # seven pairs
+        "19m19p19sESWNCFPP": True,  # thirteen orphans
+        "147m258p369sEEE55p": True,  # knitted straight
+    }
+    for hand, win in hands.items():
+        counts = counts_of(parse_tiles(hand))
+        assert any_winning_shape(counts, []) == mcr_is_win(counts, []) == win, hand
+    kongs = [TileSet(SetKind.KONG, 0, declared=True)] * 3
+    assert any_winning_shape(counts_of(parse_tiles("123m55p")), kongs)
+    assert not any_winning_shape(counts_of(parse_tiles("123m56p")), kongs)

@@ -4,6 +4,7 @@ A full simulated hand is applied to the engine action by action; after every dis
 overlay's DOM must show exactly the engine's rivers, melds, flowers, scores and wall counts. One
 overlay is open from the start, a second is opened mid-hand (retained state only), and the win
 card must list the scorer's fans and total. Another test kills and restarts the broker mid-hand.
+The win cards of camera-only tables: test_overlay_win_cards.py; reading the page: overlay_view.py.
 """
 
 from __future__ import annotations
@@ -19,99 +20,22 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from engine.actions import ShowKong, Win
-from engine.events import to_dict
-from engine.notation import parse_hand, parse_tile, parse_tiles
+from engine.notation import parse_hand, parse_tiles
 from engine.simulate.actions import demo_hands
 from engine.table.events import WinDeclared
-from tests.engine.test_table import script
 from tests.web.conftest import (
     ACCOUNTS,
     ARTIFACTS,
     TOURNAMENT,
     table_service,
     wait_js,
-    ws_url,
 )
+from tests.web.overlay_view import VIEW_JS, expected_view, overlay_url, wait_for_seq
 from tilesight.demo.broker import MosquittoBroker
-from tilesight.web.server import page_url
 
 pytestmark = pytest.mark.browser
 
 EVIL_NAME = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
-
-VIEW_JS = """() => {
-  const seats = [0, 1, 2, 3].map((i) => {
-    const box = document.getElementById(`seat-${i}`);
-    const tiles = (sel) => [...box.querySelectorAll(sel)].map((t) => t.dataset.tile);
-    return {
-      river: tiles(".river .tile"),
-      melds: [...box.querySelectorAll(".melds .meld")].map((m) => m.dataset.meld),
-      flowers: tiles(".flowers .tile"),
-      score: box.querySelector(".score").textContent,
-      turn: box.classList.contains("turn"),
-      last: tiles(".last-discard"),
-    };
-  });
-  const live = document.querySelector("#wall-live .count");
-  return {
-    seq: Number(document.body.dataset.seq),
-    seats,
-    live: live ? live.textContent : null,
-    reserved: document.getElementById("wall-reserved").dataset.count,
-  };
-}"""
-
-
-def expected_view(snapshot: dict[str, Any], seq: int) -> dict[str, Any]:
-    """What the overlay must show, straight from the engine's public snapshot."""
-    hand = snapshot["hand"]
-    live = hand["live_discard"]
-    seats = []
-    for i, seat in enumerate(hand["seats"]):
-        river = [tile for row in seat["river"] for tile in row]
-        seats.append(
-            {
-                "river": river,
-                "melds": [m["meld"] for m in seat["melds"]]
-                + ["face-down"] * seat["face_down_kongs"],
-                "flowers": seat["flowers"],
-                "score": str(snapshot["scores"][i]),
-                "turn": hand["turn"] == i and hand["phase"] in ("draw", "discard"),
-                "last": [live["tile"]]
-                if live and live["seat"] == i and river and river[-1] == live["tile"]
-                else [],
-            }
-        )
-    wall = hand["wall"]
-    return {
-        "seq": seq,
-        "seats": seats,
-        "live": str(wall["live_left"]),
-        "reserved": str(min(wall["reserved"], 32)),
-    }
-
-
-def overlay_url(
-    web: Any, broker: MosquittoBroker, table: str, account: str = "overlay", **extra: str
-) -> str:
-    params = {
-        "broker": ws_url(broker),
-        "username": account,
-        "password": ACCOUNTS[account],
-        "tournament": TOURNAMENT,
-        "table": table,
-        **extra,
-    }
-    return page_url(web.url, "overlay.html", params)
-
-
-def wait_for_seq(page: Any, seq: int, timeout_s: float = 15.0) -> None:
-    try:
-        wait_js(page, f"Number(document.body.dataset.seq) >= {seq}", timeout_s)
-    except AssertionError as exc:
-        seen = page.evaluate("JSON.stringify(document.body.dataset)")
-        raise AssertionError(f"overlay never reached seq {seq}; page state {seen}") from exc
 
 
 def test_overlay_follows_a_full_hand(
@@ -190,73 +114,6 @@ def test_overlay_follows_a_full_hand(
     assert first.evaluate("document.querySelectorAll('#seat-2 .name *').length") == 0
     assert first.evaluate("window.__xss === undefined")
     assert first.evaluate("document.body.dataset.connected") == "1"
-
-
-def test_a_win_beside_a_face_down_kong_is_scored_on_air_when_the_kong_is_shown(
-    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
-) -> None:
-    """A camera-only table (log procedure): seat 0 lays a kong face down and wins on seat 1's
-    5p. The card shows the win unscored, then the fans and payments once the kong is shown."""
-    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
-    play = "0 draw ?\n0 ckong ?\n0 draw ?\n0 discard 5m\n1 draw ?\n1 discard 5p\n"
-    cards = "[...document.querySelectorAll('.win-card')]"
-    with table_service(broker, "T2", tmp_path, procedure="log") as service:
-        page = page_factory(overlay_url(web, broker, "T2"))
-        for action in script(deal + play):
-            service.apply(action)
-        wait_for_seq(page, service.engine.position[1])  # subscribed: events are not retained
-        service.apply(Win(seat=0, hand=parse_hand("123m 456s 5p 789p")))
-        wait_for_seq(page, service.engine.position[1])
-        page.wait_for_selector(".win-card.unscored .win-pending")
-        assert page.evaluate(f"{cards}.length") == 1
-        assert page.evaluate("document.querySelectorAll('.win-card .fan').length") == 0
-        assert not page.is_visible(".win-card .win-total-row")
-        events = [to_dict(e) for e in service.apply(ShowKong(seat=0, tile=parse_tile("E")))]
-        scored = next(e for e in events if e["type"] == "win_scored")
-        wait_for_seq(page, service.engine.position[1])
-        page.wait_for_selector(".win-card:not(.unscored) .fan")
-        assert page.evaluate(f"{cards}.length") == 1  # the same card, now scored
-        assert page.get_attribute(".win-card", "data-event-id") == scored["win_event"]
-        names = page.evaluate(
-            "[...document.querySelectorAll('.win-card .fan-name')].map((f) => f.textContent)"
-        )
-        assert names == [fan["name"] for fan in scored["score"]["fans"]]
-        assert "Concealed Kong" in names
-        assert page.text_content(".win-card .win-total") == str(scored["score"]["total"])
-        shown = page.evaluate(
-            "[...document.querySelectorAll('.win-card .win-hand .tile')].map((t) => t.dataset.tile)"
-        )
-        assert shown.count("E") == 4 and shown[-1] == "5p"
-        deltas = page.text_content(".win-card .deltas") or ""
-        assert f"Seat 0 +{scored['deltas'][0]}" in deltas
-        heads = [page.text_content(f"#seat-{i} .score") for i in range(4)]
-        assert heads == [str(d) for d in scored["deltas"]]  # the restated hand end's totals
-        assert page.query_selector(".win-pending") is None
-
-
-def test_a_self_drawn_win_no_camera_saw_drawn_says_its_tile_was_not_seen(
-    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
-) -> None:
-    """A camera-only table: seat 0's draw is unseen and it lays all 14 tiles. The card says
-    self-drawn, marks the tile the engine took and says it was not seen."""
-    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
-    play = "".join(f"{s} draw ?\n{s} discard {t}\n" for s, t in enumerate(["9m", "1s", "2s", "3s"]))
-    with table_service(broker, "T3", tmp_path, procedure="log") as service:
-        page = page_factory(overlay_url(web, broker, "T3"))
-        for action in script(deal + play + "0 draw ?\n"):
-            service.apply(action)
-        wait_for_seq(page, service.engine.position[1])
-        events = [
-            to_dict(e) for e in service.apply(Win(seat=0, hand=parse_hand("123m456s789pEEE55p")))
-        ]
-        win = next(e for e in events if e["type"] == "win_declared")
-        assert win["win_tile_inferred"] and win["self_drawn"]
-        wait_for_seq(page, service.engine.position[1])
-        page.wait_for_selector(".win-card.win-tile-inferred .win-note")
-        assert "self-drawn" in (page.text_content(".win-card .win-title") or "")
-        assert "not seen" in (page.text_content(".win-card .win-note") or "")
-        assert page.get_attribute(".win-card .win-tile", "data-tile") == win["win_tile"]
-        assert page.text_content(".win-card .win-total") == str(win["score"]["total"])
 
 
 def test_wire_strings_are_text_and_violations_stay_off_air(

@@ -18,7 +18,7 @@ from engine.actions import TableFault, Win
 from engine.notation import parse_hand, parse_tiles
 from engine.simulate.actions import demo_hands
 from engine.table.events import TileDiscarded, ViolationRaised
-from tests.engine.test_table import script
+from tests.engine.table_script import script
 from tests.web.conftest import (
     ACCOUNTS,
     ARTIFACTS,
