@@ -80,14 +80,14 @@ def views(samples: Iterator[Sample]) -> Iterator[Sample]:
                 yield f"{name}@{left},{top}", image[top : top + h // 2, left : left + w // 2], []
 
 
-def photo_reader(full: bool = False) -> Reader:
+def photo_reader(full: bool = False, cut: float | None = None) -> Reader:
+    """The photo reader, its tiles reported from ``cut`` (default: the runtime's)."""
     from vision.photo import PHOTO_MIN_CONFIDENCE, PhotoReader
 
     reader = PhotoReader()
+    least = PHOTO_MIN_CONFIDENCE if cut is None else cut
     return lambda image: [
-        (t.tile, t.box)
-        for t in reader.read(image, full=full)
-        if t.confidence >= PHOTO_MIN_CONFIDENCE
+        (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= least
     ]
 
 
@@ -134,6 +134,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="models.photo.sources cache")
     parser.add_argument("--readers", nargs="+", default=["photo", "table"])
     parser.add_argument("--limit", type=int, help="at most this many images per set")
+    parser.add_argument("--cut", type=float, help="the photo reader's least confidence")
     parser.add_argument(
         "--scales", type=float, nargs="*", default=[], help="real sets again at these sizes"
     )
@@ -141,7 +142,10 @@ def main() -> None:
     from models.photo.sources import DEFAULT_CACHE
 
     cache = (args.cache or DEFAULT_CACHE).expanduser()
-    readers = {"photo": photo_reader, "photo-full": lambda: photo_reader(full=True)}
+    readers = {
+        "photo": lambda: photo_reader(cut=args.cut),
+        "photo-full": lambda: photo_reader(full=True, cut=args.cut),
+    }
     readers["table"] = table_reader
     readers["mahjong-detector"] = peer_reader
     sets: dict[str, Callable[[], Iterator[Sample]]] = {}
