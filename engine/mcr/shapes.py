@@ -103,7 +103,9 @@ def mcr_is_win(concealed: Counts, melds: Sequence[TileSet]) -> bool:
                 rest = list(concealed)
                 for i in tiles:
                     rest[i] -= 1
-                return has_split(tuple(rest), 1 - len(melds))
+                if has_split(tuple(rest), 1 - len(melds)):
+                    return True
+                break  # one knitted set at most; the nine may still be lesser honours' (below)
     if melds:
         return False
     return all(n % 2 == 0 for n in concealed) or (
