@@ -60,7 +60,7 @@ def seen_state(snapshot: Mapping[str, Any]) -> SeenHand:
         TableObservation(tuple(seats)),
         tuple(melds),
         int(hand["turn"]),
-        hand["phase"] == "discard",
+        hand["phase"] == "discard" and not _owed_a_tile(hand["seats"][int(hand["turn"])]),
         discard,
     )
 
@@ -75,6 +75,17 @@ def prime_reader(reader: TableReader, snapshot: Mapping[str, Any]) -> bool:
     last = seen.live_discard
     reader.prime(seen.observation, seen.turn, None if last is None else (last[0], str(last[1])))
     return True
+
+
+def _owed_a_tile(seat: Mapping[str, Any]) -> bool:
+    """The seat to discard holds a tile short (its kong's replacement not drawn yet, as when a
+    process was killed just after the kong): its turn has not begun, the replacement comes
+    before its discard. Each meld or kong counts three."""
+    count = seat.get("concealed_count")
+    if not isinstance(count, int):
+        return False
+    sets = len(seat.get("melds") or []) + int(seat.get("face_down_kongs") or 0)
+    return count + 3 * sets < 14
 
 
 def _meld(text: str) -> Meld:
