@@ -18,7 +18,7 @@ from engine.notation import parse_tiles
 from engine.tiles import Tile
 from vision.reported import cleared
 from vision.stabiliser import TableObservation
-from vision.table_diff import diff, in_play_order
+from vision.table_diff import common_in_order, diff, in_play_order
 
 #: Of the river tiles seen, the share found in the hand before's rivers (each seat's, in order)
 #: at or above which the table is taken for the hand before's (misreads and sweeping allowed).
@@ -64,20 +64,10 @@ def next_hand_in_view(
     if swept and lying < sum(map(len, before)) / 2:
         return True
     kept = sum(
-        _common_in_order(seat.river, river) for seat, river in zip(seen.seats, before, strict=True)
+        common_in_order(seat.river, tuple(river))
+        for seat, river in zip(seen.seats, before, strict=True)
     )
     return kept < SAME_TABLE_SHARE * lying
-
-
-def _common_in_order(a: Sequence[Tile], b: Sequence[Tile]) -> int:
-    """The length of the longest run of tiles found in both, in the same order (not
-    necessarily side by side)."""
-    row = [0] * (len(b) + 1)
-    for tile in a:
-        diagonal = 0
-        for j, other in enumerate(b, start=1):
-            diagonal, row[j] = row[j], diagonal + 1 if tile == other else max(row[j], row[j - 1])
-    return row[-1]
 
 
 def play_so_far(seen: TableObservation, dealer: int, frame: int) -> list[dict[str, object]]:

@@ -178,6 +178,11 @@ def _end_of_old(old: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:
     return len(new)
 
 
+def common_in_order(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> int:
+    """How many tiles ``a`` and ``b`` share in the same order (not necessarily side by side)."""
+    return _common_lengths(a, b)[-1][-1]
+
+
 def _common_lengths(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> list[list[int]]:
     """``table[i][j]``: the longest common subsequence of ``a[:i]`` and ``b[:j]``."""
     table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
