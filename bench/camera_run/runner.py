@@ -172,9 +172,12 @@ class Runner:
             for plan in plans:
                 started = time.monotonic()
                 kill, ended = self.play(plan, config, log)
+                shown = dict(self.stream.first_sent)  # the swept table below loads anew
                 if not ended and swept is not None:  # a washout, or a win refused as read,
                     ended = self.see_swept(plan, swept)  # ends on the swept table
-                results.append(self.judge(plan, kill, ended, log.read_text(errors="replace")))
+                results.append(
+                    self.judge(plan, kill, ended, log.read_text(errors="replace"), shown)
+                )
                 print(
                     f"  {self.procedure} hand {plan.number}: played in "
                     f"{time.monotonic() - started:.0f} s",
@@ -198,9 +201,14 @@ class Runner:
                     out.write(json.dumps({"arrived": arrived, "topic": topic, **event}) + "\n")
         return results, failures + self.stream_checks(plans[: len(results)])
 
-    def judge(self, plan: HandPlan, kill: Kill | None, ended: bool, log: str) -> HandResult:
+    def judge(
+        self, plan: HandPlan, kill: Kill | None, ended: bool, log: str, shown: dict[int, float]
+    ) -> HandResult:
+        """Hand ``plan`` judged from its events; ``shown``: when each of its states was first
+        written to the camera (kept before a swept table reloaded the stream: a washout's
+        changes were all reported as having no event)."""
         timed = hand_events(self.subscriber.events(), plan.number)
-        return judge(plan, timed, self.stream.first_sent, kill=kill, ended=ended, log=log)
+        return judge(plan, timed, shown, kill=kill, ended=ended, log=log)
 
     def stream_checks(self, plans: list[HandPlan]) -> list[str]:
         """What the whole run's MQTT stream must hold; returns the failures."""

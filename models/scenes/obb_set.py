@@ -108,12 +108,15 @@ def dominant_turn(image: np.ndarray, boxes: list[list[float]]) -> float:
 
 
 def write_real_obb(
-    folder: Path, out: Path, limit: int | None = None, seed: int = 0, max_turn: float = 5.0
+    folder: Path, out: Path, limit: int | None = None, seed: int = 0, max_turn: float = 30.0
 ) -> int:
     """Labelled real photos (models.photo.sources' cache layout) as oriented-box training
-    images: each tile's axis-aligned box as a quad, class 0 (these sets show faces only).
-    Photos whose tiles lie turned by more than ``max_turn`` degrees are left out: their boxes
-    are no oriented boxes (a tile turned 45 degrees has a square box over its neighbours)."""
+    images, class 0 (these sets show faces only). The publisher turned its photos and labelled
+    each tile by the axis-aligned box of its turned outline: each box becomes the rectangle
+    turned by the photo's turn (models.photo.turned_boxes); photos turned more than
+    ``max_turn`` degrees, or whose rectangles overlap, are left out."""
+    from models.photo.turned_boxes import fitted_quads
+
     labels = sorted((folder / "labels").glob("*.json"))
     rng = np.random.default_rng(seed)
     if limit is not None and limit < len(labels):
@@ -124,17 +127,17 @@ def write_real_obb(
         if not record.get("tiles"):
             continue
         image = cv2.imread(str(folder / "images" / record["image"]), cv2.IMREAD_COLOR)
-        if (
-            image is None
-            or abs(dominant_turn(image, [t["box"] for t in record["tiles"]])) > max_turn
-        ):
+        if image is None:
+            continue
+        boxes = [tuple(t["box"]) for t in record["tiles"]]
+        turn = dominant_turn(image, [t["box"] for t in record["tiles"]])
+        quads = fitted_quads(boxes, turn, image.shape[:2], max_turn=max_turn)
+        if quads is None:
             continue
         width, height = record["width"], record["height"]
-        lines = []
-        for tile in record["tiles"]:
-            x1, y1, x2, y2 = tile["box"]
-            quad = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
-            lines.append("0 " + " ".join(f"{x / width:.5f} {y / height:.5f}" for x, y in quad))
+        lines = [
+            "0 " + " ".join(f"{x / width:.5f} {y / height:.5f}" for x, y in quad) for quad in quads
+        ]
         stem = f"{folder.name}-{label_file.stem}"
         target = out / "images" / f"{stem}{Path(record['image']).suffix}"
         target.write_bytes((folder / "images" / record["image"]).read_bytes())
