@@ -26,7 +26,7 @@ from vision.observed import Observed
 
 if TYPE_CHECKING:
     from models.evaluation.perception_check import PerceptionCheck
-    from tilesight.demo.play import DemoOptions, DemoSummary
+    from tilesight.demo.options import DemoOptions, DemoSummary
     from tilesight.service import TableService
     from tilesight.table_bridge import TableBridge
 
