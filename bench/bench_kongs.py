@@ -36,6 +36,7 @@ def main() -> None:
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.layout import MeldSpec, TableSpec
+    from vision.observed import ConcealedKongSeen, FaceDownKongSeen
     from vision.reader import TableReader
     from vision.stabiliser import Stabiliser
 
@@ -67,8 +68,11 @@ def main() -> None:
             events = reader.process(frame.image)
             seconds += time.perf_counter() - started
             frames += 1
-            types = ("concealed_kong", "face_down_kong")
-            kongs += [(e["seat"], e.get("tile", "?")) for e in events if e["type"] in types]
+            kongs += [
+                (e.seat, str(e.tile) if isinstance(e, ConcealedKongSeen) else "?")
+                for e in events
+                if isinstance(e, ConcealedKongSeen | FaceDownKongSeen)
+            ]
         right += kongs == [(seat, "?" if args.face_down else kind)]
         laid = "face down" if args.face_down else f"of {kind}"
         print(f"table {seed}: seat {seat} kong {laid}: read {kongs}", flush=True)

@@ -182,11 +182,10 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_import_cycle_between_files() -> None:
-    """Module-level imports only: ``if TYPE_CHECKING:`` blocks and function bodies never run
-    while a module loads."""
+def _cycle_report(where: tuple[str, ...]) -> tuple[list[list[str]], str]:
+    """The import cycles between files over imports made at ``where`` levels, and their lines."""
     edges = {
-        module: {imp.target for imp in imports if imp.where == "module"}
+        module: {imp.target for imp in imports if imp.where in where}
         for module, imports in IMPORTS.items()
     }
     cycles = _cycles(edges)
@@ -197,14 +196,31 @@ def test_no_import_cycle_between_files() -> None:
             str(imp)
             for module in cycle
             for imp in IMPORTS[module]
-            if imp.where == "module" and imp.target in members
+            if imp.where in where and imp.target in members
         ]
-    assert not cycles, "import cycles:\n" + "\n".join(lines)
+    return cycles, "import cycles:\n" + "\n".join(lines)
+
+
+def test_no_import_cycle_between_files() -> None:
+    """Module-level imports: ``if TYPE_CHECKING:`` blocks and function bodies never run while a
+    module loads."""
+    cycles, report = _cycle_report(("module",))
+    assert not cycles, report
+
+
+def test_no_import_cycle_between_files_through_type_hints() -> None:
+    """Nor through imports made only for type hints (``if TYPE_CHECKING:``): two modules that
+    name each other's types are one concept in two files, or share a type that belongs in a
+    third (a protocol, or the data both use)."""
+    cycles, report = _cycle_report(("module", "type_checking"))
+    assert not cycles, report
 
 
 def test_the_checker_sees_a_cycle_and_a_lazy_import() -> None:
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(edges) == [["a", "b", "c"]]
+    hinted = IMPORTS["tilesight.camera_feed"]  # names TableService for its type hints only
+    assert any(i.target == "tilesight.service" and i.where == "type_checking" for i in hinted)
     lazy = Import("tilesight/demo/x.py", 3, "models.drawn.camera", "function")
     assert not _breaks_direction(lazy)
     assert _breaks_direction(Import("tilesight/service.py", 3, "models.drawn.camera", "function"))

@@ -19,12 +19,10 @@ if TYPE_CHECKING:
     from tilesight.service import TableService
     from tilesight.supervisor import Work
     from vision.calibration import Calibration
+    from vision.observed import Observed
     from vision.reader import TableReader
 
 log = logging.getLogger("tilesight.camera")
-
-#: The reader's event for a table seen cleared (:class:`vision.reader.TableReader`).
-TABLE_CLEARED = "table_cleared"
 
 
 class CameraFeed:
@@ -77,19 +75,19 @@ class CameraFeed:
             self.following = self.actions.resume(self.service.engine.snapshot())
             return self.following
 
-    def read(
-        self, events: Iterable[Mapping[str, object]], reader: TableReader | None = None
-    ) -> None:
-        """One frame's reader events: ``table_cleared`` may start the next hand
-        (:meth:`table_cleared`); the others become engine actions, while a hand this process
-        started or resumed is in play (a process started between hands does not take the
-        table of the hand before, still in view, for news; nor does play seen after a hand
+    def read(self, events: Iterable[Observed], reader: TableReader | None = None) -> None:
+        """One frame's observations (:mod:`vision.observed`): ``TableCleared`` may start the
+        next hand (:meth:`table_cleared`); the others become engine actions, while a hand this
+        process started or resumed is in play (a process started between hands does not take
+        the table of the hand before, still in view, for news; nor does play seen after a hand
         ended reach it). Given the ``reader``, a next hand seen in play while this process
         waits for a cleared table is started at once (:meth:`catch_up`)."""
         if reader is not None and self.catch_up(reader):
             return  # the reader reports what lies on the table again, as the new hand's
+        from vision.observed import TableCleared  # noqa: PLC0415 - vision is optional
+
         for event in events:
-            if event.get("type") == TABLE_CLEARED:
+            if isinstance(event, TableCleared):
                 self.table_cleared()
                 continue
             with self._lock:
@@ -106,6 +104,7 @@ class CameraFeed:
         (:func:`vision.next_hand.play_so_far`), and the reader goes on from that table. True
         when a hand started."""
         from vision import next_hand  # noqa: PLC0415 - vision is optional
+        from vision.observed import DiscardSeen  # noqa: PLC0415
         from vision.reported import cleared  # noqa: PLC0415
         from vision.turn_hold import next_to_play  # noqa: PLC0415
 
@@ -131,8 +130,8 @@ class CameraFeed:
             for event in played:
                 for action in self.actions.actions(event):
                     self.service.apply(action)
-            discards = [e for e in played if e["type"] == "discard"]
-            last = (int(str(discards[-1]["seat"])), str(discards[-1]["tile"])) if discards else None
+            discards = [e for e in played if isinstance(e, DiscardSeen)]
+            last = (discards[-1].seat, discards[-1].tile) if discards else None
             reader.prime(seen, next_to_play(played, dealer), last)
             return True
 

@@ -15,9 +15,11 @@ import json
 import logging
 import queue
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, MutableSequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.actions import CommandRecord
+from engine.actions import Action, CommandRecord
+from engine.events import Event
 from tilesight.command_journal import CommandJournal, CommandMessage
 from tilesight.remote_commands import (
     AckRequest,
@@ -30,8 +32,10 @@ from tilesight.remote_commands import (
 )
 
 if TYPE_CHECKING:
-    from tilesight.service import TableService
+    from tilesight.mqtt import MqttLink
+    from tilesight.outbox import Outbox
     from tilesight.supervisor import Work
+    from tilesight.topics import TableTopics
 
 log = logging.getLogger("tilesight.service")
 
@@ -43,10 +47,28 @@ def lane_of(verb: str) -> str:
     return "table-commands" if verb in TABLE_VERBS else "commands"
 
 
+class CommandHost(Protocol):
+    """What the runner needs of its service (:class:`tilesight.service.TableService`)."""
+
+    @property
+    def outbox(self) -> Outbox: ...
+    @property
+    def topics(self) -> TableTopics: ...
+    @property
+    def link(self) -> MqttLink: ...
+    @property
+    def executed(self) -> MutableSequence[str]: ...
+    @property
+    def replies(self) -> MutableSequence[dict[str, Any]]: ...
+    @property
+    def table_control(self) -> Callable[[str], dict[str, Any]] | None: ...
+    def apply(self, action: Action) -> list[Event]: ...
+
+
 class CommandRunner:
     """One table's command journal and the two workers that run what it holds."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: CommandHost) -> None:
         self.service = service
         self.journal = CommandJournal(service.outbox, service.topics.table)
         self._queues: dict[str, queue.Queue[CommandMessage]] = {

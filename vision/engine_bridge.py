@@ -21,11 +21,20 @@ from engine.notation import Hand
 from engine.procedures import Procedure, find_procedure
 from engine.tiles import MeldKind, Tile
 from vision.hand_end import cleared_ends, closing
+from vision.observed import (
+    ConcealedKongSeen,
+    DiscardSeen,
+    FaceDownKongSeen,
+    FlowerSeen,
+    HandRevealed,
+    MeldSeen,
+    Observed,
+)
 from vision.resume import live_hand, seen_state
 
 
 class ActionBridge:
-    """Feed :meth:`actions` the dicts :class:`vision.reader.TableReader` returns, in order.
+    """Feed :meth:`actions` what :class:`vision.reader.TableReader` returns, in order.
 
     ``procedure``: the table's (a name or a :class:`Procedure`). Where it models the wall the
     dealer is dealt 14 and its first discard needs no draw; under ``log`` every seat gets 13
@@ -88,64 +97,64 @@ class ActionBridge:
         """A table seen cleared ends the hand (:func:`cleared_ends`)."""
         return cleared_ends(snapshot, played=self._played)
 
-    def actions(self, event: Mapping[str, object]) -> list[act.Action]:
-        seat = int(str(event.get("seat", -1)))
-        kind = event.get("type")
-        self._played = self._played or kind in _PLAY
-        if kind == "discard":
-            tile = Tile.parse(str(event["tile"]))
+    def actions(self, event: Observed) -> list[act.Action]:
+        """The engine actions ``event`` makes (none for what is only for the referee)."""
+        self._played = self._played or isinstance(event, _PLAY)
+        if isinstance(event, DiscardSeen):
+            seat = event.seat
             out = [*self._missed_turns(seat), *self._own_draw(seat)]
-            self._last_discard = (seat, tile)
+            self._last_discard = (seat, event.tile)
             self._kong_added_since = False
             self._turn = (seat + 1) % 4
-            inferred = event.get("inferred") is True  # a claim showed it, not the river
-            return [*out, act.Discard(seat=seat, tile=tile, inferred=inferred)]
-        if kind == "flower":
-            return self._flower(seat, Tile.parse(str(event["tile"])))
-        if kind == "meld":
-            return self._meld(seat, event)
-        if kind == "concealed_kong":
-            tile = Tile.parse(str(event["tile"]))
-            self._kongs.setdefault(seat, []).append(tile)
+            return [*out, act.Discard(seat=seat, tile=event.tile, inferred=event.inferred)]
+        if isinstance(event, FlowerSeen):
+            return self._flower(event.seat, event.tile)
+        if isinstance(event, MeldSeen):
+            return self._meld(event)
+        if isinstance(event, ConcealedKongSeen):
+            seat = event.seat
+            self._kongs.setdefault(seat, []).append(event.tile)
             own = [*self._missed_turns(seat), *self._own_draw(seat)]
-            return [*own, act.ConcealedKong(seat=seat, tile=tile)]
-        if kind == "face_down_kong":
-            self._face_down[seat] += 1
-            own = [*self._missed_turns(seat), *self._own_draw(seat)]
-            return [*own, act.ConcealedKong(seat=seat)]
-        if kind == "hand_revealed":
-            revealed = [Tile.parse(str(t)) for t in _strings(event["tiles"])]
-            still_down = int(str(event.get("face_down_kongs", 0)))
-            turned_up = self._face_down[seat] - still_down
-            earlier = self._revealed.get(seat)
-            self._revealed[seat] = list(revealed)
-            if earlier is not None:  # already won: only kongs turned up since then are news
-                new = list((Counter(revealed) - Counter(earlier)).elements())
-                shows = self._shown_kongs(seat, new, turned_up)
-                return [*shows, *self._redeclared(seat, event, revealed)]
-            return self._revealed_win(seat, event, revealed, turned_up)
+            return [*own, act.ConcealedKong(seat=seat, tile=event.tile)]
+        if isinstance(event, FaceDownKongSeen):
+            self._face_down[event.seat] += 1
+            own = [*self._missed_turns(event.seat), *self._own_draw(event.seat)]
+            return [*own, act.ConcealedKong(seat=event.seat)]
+        if isinstance(event, HandRevealed):
+            return self._hand_revealed(event)
         return []
 
+    def _hand_revealed(self, event: HandRevealed) -> list[act.Action]:
+        """A hand laid down: a win, or (laid again) kongs turned up since and the win again."""
+        seat, revealed = event.seat, list(event.tiles)
+        turned_up = self._face_down[seat] - event.face_down_kongs
+        earlier = self._revealed.get(seat)
+        self._revealed[seat] = list(revealed)
+        if earlier is not None:  # already won: only kongs turned up since then are news
+            new = list((Counter(revealed) - Counter(earlier)).elements())
+            shows = self._shown_kongs(seat, new, turned_up)
+            return [*shows, *self._redeclared(seat, event, revealed)]
+        return self._revealed_win(seat, event, revealed, turned_up)
+
     def _revealed_win(
-        self, seat: int, event: Mapping[str, object], revealed: list[Tile], turned_up: int
+        self, seat: int, event: HandRevealed, revealed: list[Tile], turned_up: int
     ) -> list[act.Action]:
         """A first reveal: kongs turned up with it shown, then the win."""
         kongs = sum(_take_four(revealed, tile) for tile in self._kongs.get(seat, []))
-        apart = [Tile.parse(str(t)) for t in _strings(event.get("fours_apart", []))]
-        shows = self._shown_kongs(seat, revealed, turned_up, apart)
-        sets = int(str(event.get("sets", 0))) + kongs + len(shows)
+        shows = self._shown_kongs(seat, revealed, turned_up, list(event.fours_apart))
+        sets = event.sets + kongs + len(shows)
         short = len(revealed) + 3 * sets == 13
         if not short and self._self_drawn(seat, event, revealed):
-            win = self._self_drawn_win(seat, revealed, event.get("win_tile"))
+            win = self._self_drawn_win(seat, revealed, event.win_tile)
             return [*self._winning_draw(seat), *shows, win]
-        taken = event.get("discard_in_river") is not True  # seen gone from its river
+        taken = event.discard_in_river is not True  # seen gone from its river
         return [*shows, self._win(seat, revealed, short=short, taken=taken)]
 
-    def _self_drawn(self, seat: int, event: Mapping[str, object], whole: list[Tile]) -> bool:
+    def _self_drawn(self, seat: int, event: HandRevealed, whole: list[Tile]) -> bool:
         """A whole hand laid down was self-drawn (its draw unseen): the last discard still lies
         in its river, or no tile of its kind is in the hand (and no kong was added since, which
         the seat may have robbed)."""
-        if event.get("discard_in_river") is True:
+        if event.discard_in_river is True:
             return True
         discard = self._last_discard
         taken = discard is not None and discard[0] != seat and discard[1] in whole
@@ -159,11 +168,10 @@ class ActionBridge:
         self._drew_to_win.add(seat)
         return [*self._missed_turns(seat), *self._own_draw(seat)]
 
-    def _self_drawn_win(self, seat: int, whole: list[Tile], apart: object) -> act.Action:
-        """The whole hand declared, won on the tile laid ``apart`` when there is one; else the
-        engine takes the winning tile that scores the most."""
+    def _self_drawn_win(self, seat: int, whole: list[Tile], tile: Tile | None) -> act.Action:
+        """The whole hand declared, won on the tile laid apart (``tile``) when there is one;
+        else the engine takes the winning tile that scores the most."""
         self._declared[seat] = Counter(whole)
-        tile = Tile.parse(str(apart)) if apart is not None else None
         if tile is not None:
             self._won_on[seat] = tile
         if tile is None or tile not in whole:
@@ -172,22 +180,20 @@ class ActionBridge:
         rest.remove(tile)
         return act.Win(seat=seat, tile=tile, hand=Hand(tuple(rest)))
 
-    def _redeclared(
-        self, seat: int, event: Mapping[str, object], revealed: list[Tile]
-    ) -> list[act.Action]:
+    def _redeclared(self, seat: int, event: HandRevealed, revealed: list[Tile]) -> list[act.Action]:
         """A later reveal that completes a hand first seen one tile short (a tile under a hand)
         and differs from the hand declared then: the win again, with the whole hand."""
         rest = list(revealed)
         turned = [*self._kongs.get(seat, []), *self._shown.get(seat, [])]
         kongs = sum(_take_four(rest, tile) for tile in turned)
-        sets = int(str(event.get("sets", 0))) + kongs
+        sets = event.sets + kongs
         whole = len(rest) + 3 * sets == 14
         if not whole or seat not in self._declared or self._declared[seat] == Counter(rest):
             return []
         if self._self_drawn(seat, event, rest):  # a tile misread or short, not the discard
-            win = self._self_drawn_win(seat, rest, event.get("win_tile"))
+            win = self._self_drawn_win(seat, rest, event.win_tile)
             return [*self._winning_draw(seat), win]
-        taken = event.get("discard_in_river") is not True
+        taken = event.discard_in_river is not True
         return [self._win(seat, rest, short=False, taken=taken)]
 
     def _own_draw(self, seat: int) -> list[act.Action]:
@@ -240,27 +246,26 @@ class ActionBridge:
             out.append(act.ShowKong(seat=seat, tile=kind))
         return out
 
-    def _meld(self, seat: int, event: Mapping[str, object]) -> list[act.Action]:
-        claimed = Tile.parse(str(event["claimed"]))
-        tiles = tuple(Tile.parse(t) for t in _strings(event["tiles"]))
+    def _meld(self, event: MeldSeen) -> list[act.Action]:
+        seat, claimed = event.seat, event.claimed
         pungs = self._pungs.get(seat, [])
-        if event.get("kind") == "kong" and claimed in pungs:  # its own pung grown in its turn
+        if event.kind is MeldKind.KONG and claimed in pungs:  # its own pung grown in its turn
             pungs.remove(claimed)
             self._kong_added_since = True
             own = [*self._missed_turns(seat), *self._own_draw(seat)]
             self._turn = seat
             return [*own, act.AddedKong(seat=seat, tile=claimed)]
         self._turn = seat
-        if event.get("kind") == "chow":
+        if event.kind is MeldKind.CHOW:
             self._claimed.add(seat)
-            return [act.Chow(seat=seat, tiles=tiles, tile=claimed)]
-        if event.get("kind") == "pung":
+            return [act.Chow(seat=seat, tiles=event.tiles, tile=claimed)]
+        if event.kind is MeldKind.PUNG:
             self._claimed.add(seat)
             self._pungs.setdefault(seat, []).append(claimed)
             return [act.Pung(seat=seat, tile=claimed)]
-        if event.get("kind") == "kong":
+        if event.kind is MeldKind.KONG:
             return [act.Kong(seat=seat, tile=claimed)]
-        return []
+        return []  # unreadable: no meld to make
 
     def _win(self, seat: int, revealed: list[Tile], *, short: bool, taken: bool) -> act.Action:
         """``revealed``: the hand laid down, its kongs already taken out; ``short``: one tile
@@ -281,8 +286,8 @@ class ActionBridge:
         return act.Win(seat=seat)
 
 
-#: Reader events that show a hand is being played (not its deal).
-_PLAY = frozenset({"discard", "meld", "concealed_kong", "face_down_kong", "hand_revealed"})
+#: Observations that show a hand is being played (not its deal).
+_PLAY = (DiscardSeen, MeldSeen, ConcealedKongSeen, FaceDownKongSeen, HandRevealed)
 
 
 def _take_four(tiles: list[Tile], tile: Tile) -> bool:
@@ -292,9 +297,3 @@ def _take_four(tiles: list[Tile], tile: Tile) -> bool:
     for _ in range(4):
         tiles.remove(tile)
     return True
-
-
-def _strings(value: object) -> list[str]:
-    if not isinstance(value, list | tuple):
-        raise ValueError(f"expected a list of tiles, got {value!r}")
-    return [str(v) for v in value]

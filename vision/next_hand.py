@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.notation import parse_tiles
 from engine.tiles import Tile
+from vision.observed import SeatObserved
 from vision.reported import cleared
 from vision.stabiliser import TableObservation
 from vision.table_diff import common_in_order, diff, in_play_order
@@ -70,8 +71,8 @@ def next_hand_in_view(
     return kept < SAME_TABLE_SHARE * lying
 
 
-def play_so_far(seen: TableObservation, dealer: int, frame: int) -> list[dict[str, object]]:
-    """The reader events of a hand found in play (``seen``, dealt by ``dealer``), in the order
+def play_so_far(seen: TableObservation, dealer: int, frame: int) -> list[SeatObserved]:
+    """What the reader reports of a hand found in play (``seen``, dealt by ``dealer``), in the order
     they were most likely played: a lap at a time from the dealer, each seat's river in its
     own order (:func:`vision.table_diff.in_play_order`; a claim's order is a guess)."""
     return in_play_order(diff(None, seen, frame), (dealer - 1) % 4)

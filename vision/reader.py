@@ -1,31 +1,12 @@
-"""Frames in, table events out: calibration -> detector -> stabiliser -> observation diffs.
-
-Events are plain JSON-ready dicts (``watch`` prints one per line)::
-
-    {"type": "discard", "seat": 1, "tile": "5m", "index": 3, "row": 0, "column": 3, "frame": 42}
-    {"type": "discard", "seat": 2, "tile": "E", "index": 5, ..., "inferred": true}
-      (a discard claimed before the camera could confirm it: the meld's turned tile shows it)
-    {"type": "meld", "seat": 2, "kind": "pung", "tiles": ["E", "E", "E"], "source": "upper",
-     "claimed": "E", "frame": 97}
-    {"type": "concealed_kong", "seat": 1, "tile": "5p", "frame": 130}
-      (four tiles in a hand row, face down but for one to three faces of one kind)
-    {"type": "face_down_kong", "seat": 1, "frame": 131}
-      (four backs in a hand row: a concealed kong laid face down, its kind not seen)
-    {"type": "flower", "seat": 2, "tile": "3f", "frame": 12}
-      (a flower set aside face up in the seat's hand row, reported once; one read as a kind
-      already on the table is reported as a free one, with ``read_as`` the kind it was read as)
-    {"type": "flowers_corrected", "seat": 2, "flowers": ["4f"], "frame": 20}
-      (the seat's flowers read again as other kinds, none more: for the referee, not the engine)
-    {"type": "hand_revealed", "seat": 0, "tiles": ["1m", ...], "frame": 310}
-      (``win_tile``: a tile laid apart at the hand's right, the self-drawn winning tile)
-    {"type": "river_taken", "seat": 3, "tile": "7p", "frame": 96}   (the last discard claimed)
-    {"type": "river_corrected", "seat": 1, "river": [...], "frame": 120}
-    {"type": "meld_unreadable", "seat": 2, "tiles": [...], "frame": 99, ...}
-      (a group with a turned tile whose tiles make no legal meld: for the referee, not the engine)
-    {"type": "table_cleared", "frame": 400}
-      (no river tile, meld, flower or face-up tile on the table for ``clear_frames`` frames in
-      a row: the table cleared for the next hand, or dealt; once per such stretch. Not for the
-      engine: a camera-only table starts its next hand on it, :class:`CameraFeed`)
+"""Frames in, what happens on the table out: calibration -> detector -> stabiliser ->
+observation diffs, as :mod:`vision.observed` values (``watch`` prints each one's JSON form):
+discards (``inferred``: claimed before the camera could confirm it, the meld's turned tile
+shows it), melds and melds unreadable, concealed kongs (face down but for one to three faces)
+and kongs laid all face down, flowers set aside (each reported once; one read as a kind
+already on the table reported as a free one) and flowers read again, revealed hands, river
+tiles taken and rivers corrected, and ``TableCleared``: no river tile, meld, flower or face-up
+tile on the table for ``clear_frames`` frames in a row, once per such stretch (not for the
+engine: a camera-only table starts its next hand on it, :class:`CameraFeed`).
 
 A reader started mid-hand (:meth:`TableReader.prime`) with tiles on the table publishes nothing
 for its first ``confirm_frames + settle_frames`` frames: its stabiliser starts empty, and an
@@ -35,7 +16,7 @@ empty table settled meanwhile would report every tile on the table taken, then n
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -50,15 +31,20 @@ from vision.detector_backends import CANVAS
 from vision.kong_probe import probe_kong_backs
 from vision.layout import TILE_H, TILE_W
 from vision.observation import TableDetection, TableObservation
+from vision.observed import (
+    DiscardSeen,
+    HandRevealed,
+    MeldSeen,
+    Observed,
+    RiverCorrected,
+    TableCleared,
+)
 from vision.reported import Reported, cleared
 from vision.reveal_hold import LastDiscard, RevealHold, discard_in_river
 from vision.stabiliser import Stabiliser
 from vision.table_diff import diff, in_play_order, melds_in_flux
 from vision.turn_hold import TurnHold, lapped_from, next_to_play
 from vision.zones import seat_of
-
-#: A table seen cleared for the next hand (``tilesight.camera_feed`` names it too).
-TABLE_CLEARED = "table_cleared"
 
 
 def table_detections(found: list[Detection]) -> list[TableDetection]:
@@ -121,7 +107,7 @@ class TableReader:
         self.reported = Reported()  # each claim, kong and flower reported once
         self._recent: deque[SeenDiscard] = deque(maxlen=4)  # the last round's discards
         self._held_for = [0, 0, 0, 0]  # frames each seat's new discards have waited
-        self._lost: set[tuple[int, int, str]] = set()  # river tiles gone with no claim yet
+        self._lost: set[tuple[int, int, Tile]] = set()  # river tiles gone with no claim yet
         self._reveal = RevealHold(self.hold_frames, self.self_draw_frames)
         self._turns = TurnHold(self.hold_frames)
         self._as_reported: list[tuple[Tile, ...]] = [()] * 4  # rivers as discards were reported
@@ -132,7 +118,7 @@ class TableReader:
         self._cleared_told = False  # ``table_cleared`` reported for this stretch
 
     def prime(
-        self, seen: TableObservation, expected: int | None, last: tuple[int, str] | None = None
+        self, seen: TableObservation, expected: int | None, last: tuple[int, Tile] | None = None
     ) -> None:
         """Start from a table already reported (a restart mid-hand, :mod:`vision.resume`):
         ``seen`` published and all it shows reported, ``expected`` the seat to play next,
@@ -151,7 +137,7 @@ class TableReader:
             index = len(seen.seats[last[0]].river) - 1
             self._recent.append(SeenDiscard(last[0], last[1], index=index))
 
-    def process(self, image: np.ndarray) -> list[dict[str, object]]:
+    def process(self, image: np.ndarray) -> list[Observed]:
         """Read one camera frame; returns the events it settles."""
         if self.detector is None:
             raise ValueError("this reader has no detector: use process_table")
@@ -169,7 +155,7 @@ class TableReader:
         self,
         detections: list[TableDetection],
         empty_at: Callable[[float, float], bool] | None = None,
-    ) -> list[dict[str, object]]:
+    ) -> list[Observed]:
         """The same from detections already in table units (tests, other detectors)."""
         self.frame += 1
         stable = self.stabiliser.update(detections, empty_at)
@@ -180,7 +166,7 @@ class TableReader:
         events = self._settle(observation)
         return [*events, *self._table_cleared(observation)]
 
-    def _table_cleared(self, observation: TableObservation) -> list[dict[str, object]]:
+    def _table_cleared(self, observation: TableObservation) -> list[TableCleared]:
         """``table_cleared`` once the table (as published, and as seen) has looked cleared
         for ``clear_frames`` frames in a row; again only after something lay there."""
         if not cleared(observation) or self.published is None or not cleared(self.published):
@@ -190,9 +176,9 @@ class TableReader:
         if self._cleared_for < self.clear_frames or self._cleared_told:
             return []
         self._cleared_told = True
-        return [{"type": TABLE_CLEARED, "frame": self.frame}]
+        return [TableCleared(self.frame)]
 
-    def _settle(self, observation: TableObservation) -> list[dict[str, object]]:
+    def _settle(self, observation: TableObservation) -> list[Observed]:
         """The events of a held ``observation`` once it has settled."""
         shown = [self.reported.melds_shown(seat) for seat in range(4)]
         observation = self._turns.apply(self.published, observation, self._expected, shown)
@@ -208,14 +194,12 @@ class TableReader:
         if self._expected is not None:  # after a claim, play goes on from the claimer
             last = lapped_from(changes, self._expected)
         upgrades = {
-            int(str(e["seat"]))
-            for e in changes
-            if e["type"] == "meld" and self.reported.is_added_kong(int(str(e["seat"])), e)
+            e.seat for e in changes if isinstance(e, MeldSeen) and self.reported.is_added_kong(e)
         }
         if self.reported.forget_if_cleared(observation):
             self._expected = None  # a new hand: its dealer plays first
             self._recent.clear()  # nor can a claim take a discard of the hand before
-        news = [e for e in changes if self.reported.is_news(e, observation)]  # flickers aren't
+        news = self.reported.news(changes, observation)  # flickers are not news
         news = seen_again_dropped(news, self._lost, self.published)
         if cleared(observation):
             self._lost.clear()  # the hand's tiles swept: nothing of it comes back
@@ -228,29 +212,28 @@ class TableReader:
         self.published = observation
         self._note_reported(events, observation)
         self._expected = next_to_play(events, self._expected)
-        for event in events:
-            if event["type"] == "hand_revealed":
-                seat = int(str(event["seat"]))
-                down = discard_in_river(observation, self._last_discard(), seat)
-                event["discard_in_river"] = down is not None
-        return events
+        return [self._told_discard(e, observation) for e in events]
 
-    def _note_reported(
-        self, events: list[dict[str, object]], observation: TableObservation
-    ) -> None:
+    def _told_discard(self, event: Observed, observation: TableObservation) -> Observed:
+        """A revealed hand told whether the last discard still lies in its river."""
+        if not isinstance(event, HandRevealed):
+            return event
+        down = discard_in_river(observation, self._last_discard(), event.seat)
+        return replace(event, discard_in_river=down is not None)
+
+    def _note_reported(self, events: Sequence[Observed], observation: TableObservation) -> None:
         """Each seat's river as its discards were reported: the published river, except that a
         correction is not taken in (only the discards reported with it are added), so a tile
         put back before a new discard still leaves that discard new (:func:`diff`)."""
-        corrected = {e["seat"] for e in events if e["type"] == "river_corrected"}
+        corrected = {e.seat for e in events if isinstance(e, RiverCorrected)}
         for seat, now in enumerate(observation.seats):
             if seat not in corrected:
                 self._as_reported[seat] = now.river
                 continue
             river = list(self._as_reported[seat])
             for event in events:
-                if event["type"] == "discard" and event["seat"] == seat and "inferred" not in event:
-                    index = int(str(event["index"]))
-                    river[index:] = [Tile.parse(str(event["tile"]))]
+                if isinstance(event, DiscardSeen) and event.seat == seat and not event.inferred:
+                    river[event.index :] = [event.tile]
             self._as_reported[seat] = tuple(river)
 
     def _last_discard(self) -> LastDiscard | None:

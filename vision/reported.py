@@ -8,10 +8,19 @@ when the table is cleared for the next hand.
 from __future__ import annotations
 
 from collections import Counter
-from typing import cast
+from dataclasses import replace
 
-from engine.tiles import Tile
+from engine.tiles import MeldKind, Tile
 from vision.observation import TableObservation
+from vision.observed import (
+    ConcealedKongSeen,
+    FaceDownKongSeen,
+    FlowersCorrected,
+    FlowerSeen,
+    MeldSeen,
+    MeldUnreadable,
+    SeatObserved,
+)
 
 
 class Reported:
@@ -19,8 +28,8 @@ class Reported:
     flowers reported so far this hand."""
 
     def __init__(self) -> None:
-        self.melds: list[list[Counter[str]]] = [[] for _ in range(4)]
-        self.kongs: list[Counter[str]] = [Counter() for _ in range(4)]
+        self.melds: list[list[Counter[Tile]]] = [[] for _ in range(4)]
+        self.kongs: list[Counter[Tile]] = [Counter() for _ in range(4)]
         self.face_down = [0, 0, 0, 0]
         self.flowers: list[tuple[Tile, ...]] = [()] * 4
         self.flowers_read: list[tuple[Tile, ...]] = [()] * 4  # as read, before _spare_flower
@@ -28,8 +37,8 @@ class Reported:
     def prime(self, seen: TableObservation) -> None:
         """Take everything ``seen`` shows as reported (a reader starting mid-hand)."""
         for seat, now in enumerate(seen.seats):
-            self.melds[seat] = [Counter(str(t) for t in m.tiles) for m in now.melds]
-            self.kongs[seat] = Counter(str(t) for t in now.concealed_kongs)
+            self.melds[seat] = [Counter(m.tiles) for m in now.melds]
+            self.kongs[seat] = Counter(now.concealed_kongs)
             self.face_down[seat] = now.face_down_kongs
             self.flowers[seat] = self.flowers_read[seat] = now.flowers
 
@@ -41,9 +50,9 @@ class Reported:
         )
         return len(reported) - grown
 
-    def is_added_kong(self, seat: int, event: dict[str, object]) -> bool:
-        tile = str(event["claimed"])
-        return event["kind"] == "kong" and Counter({tile: 3}) in self.melds[seat]
+    def is_added_kong(self, meld: MeldSeen) -> bool:
+        """A kong of a kind the seat has reported a pung of: that pung grown in its own turn."""
+        return meld.kind is MeldKind.KONG and Counter({meld.claimed: 3}) in self.melds[meld.seat]
 
     def forget_if_cleared(self, now: TableObservation) -> bool:
         """Forget everything when the table is cleared for the next hand (no river, no meld and
@@ -61,66 +70,63 @@ class Reported:
         self.flowers_read = [()] * 4
         return True
 
-    def _flower_news(self, event: dict[str, object], showing: tuple[Tile, ...]) -> bool:
-        seat = int(str(event["seat"]))
+    def news(self, events: list[SeatObserved], now: TableObservation) -> list[SeatObserved]:
+        """Of ``events``, what is news (:meth:`_news`), in order, each as it is reported."""
+        return [told for event in events if (told := self._news(event, now)) is not None]
+
+    def _news(self, event: SeatObserved, now: TableObservation) -> SeatObserved | None:
+        """Report each meld once: a group that flickers back to part of a meld already reported
+        (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
+        unless the seat now shows more copies of it (two identical chows); a group that makes
+        no legal meld is reported as :class:`MeldUnreadable`, never as a meld. A concealed kong,
+        likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
+        kong the seat shows (one turned up at the hand's end is not a new one). A flower once
+        per flower the seat shows: one hidden and seen again is not news; read again as another
+        kind, with none more, it is :class:`FlowersCorrected`."""
+        seat = now.seats[event.seat]
+        if isinstance(event, FlowerSeen):
+            return self._flower_news(event, seat.flowers)
+        if isinstance(event, FaceDownKongSeen):
+            if self.face_down[event.seat] >= seat.face_down_kongs:
+                return None
+            self.face_down[event.seat] += 1
+            return event
+        if isinstance(event, ConcealedKongSeen):
+            kongs = self.kongs[event.seat]
+            if kongs[event.tile] >= seat.concealed_kongs.count(event.tile):
+                return None
+            kongs[event.tile] += 1
+            return event
+        if not isinstance(event, MeldSeen):
+            return event
+        if event.kind is None:
+            return MeldUnreadable(event.seat, event.tiles, event.source, event.claimed, event.frame)
+        tiles = Counter(event.tiles)
+        reported = self.melds[event.seat]
+        if any(not tiles - earlier and tiles != earlier for earlier in reported):
+            return None
+        showing = sum(Counter(m.tiles) == tiles for m in seat.melds)
+        if sum(earlier == tiles for earlier in reported) >= showing:
+            return None
+        reported.append(tiles)
+        return event
+
+    def _flower_news(self, event: FlowerSeen, showing: tuple[Tile, ...]) -> SeatObserved | None:
+        seat = event.seat
         reported = self.flowers[seat]
         if len(showing) > len(reported):
-            tile = Tile.parse(str(event["tile"]))
+            tile = event.tile
             taken = {t for flowers in self.flowers for t in flowers}
             spare = _spare_flower(tile, taken) if tile in taken else None
             self.flowers_read[seat] = (*self.flowers_read[seat], tile)
             if spare is not None:  # a set holds one of each: one of the two is misread
-                event["read_as"], event["tile"], tile = str(tile), str(spare), spare
+                event, tile = replace(event, tile=spare, read_as=tile), spare
             self.flowers[seat] = (*reported, tile)
-            return True
+            return event
         if Counter(showing) == Counter(self.flowers_read[seat]):
-            return False
+            return None
         self.flowers[seat] = self.flowers_read[seat] = showing
-        event["type"] = "flowers_corrected"
-        event["flowers"] = [str(t) for t in showing]
-        del event["tile"]
-        return True
-
-    def is_news(self, event: dict[str, object], now: TableObservation) -> bool:
-        """Report each meld once: a group that flickers back to part of a meld already reported
-        (a kong seen as three tiles for a frame) is not a new claim, nor is a meld seen again
-        unless the seat now shows more copies of it (two identical chows); a group that makes
-        no legal meld is reported as ``meld_unreadable``, never as a meld. A concealed kong,
-        likewise, once (a back unread for a frame breaks it up); a kong laid face down once per
-        kong the seat shows (one turned up at the hand's end is not a new one). A flower once
-        per flower the seat shows: one hidden and seen again is not news; read again as another
-        kind, with none more, it is ``flowers_corrected``."""
-        if event["type"] == "flower":
-            return self._flower_news(event, now.seats[int(str(event["seat"]))].flowers)
-        if event["type"] == "face_down_kong":
-            seat = int(str(event["seat"]))
-            if self.face_down[seat] >= now.seats[seat].face_down_kongs:
-                return False
-            self.face_down[seat] += 1
-            return True
-        if event["type"] == "concealed_kong":
-            seat, tile = int(str(event["seat"])), str(event["tile"])
-            showing = sum(str(t) == tile for t in now.seats[seat].concealed_kongs)
-            if self.kongs[seat][tile] >= showing:
-                return False
-            self.kongs[seat][tile] += 1
-            return True
-        if event["type"] != "meld":
-            return True
-        if event["kind"] == "unreadable":
-            event["type"] = "meld_unreadable"
-            del event["kind"]
-            return True
-        seat = int(str(event["seat"]))
-        tiles = Counter(str(t) for t in cast("list[object]", event["tiles"]))
-        reported = self.melds[seat]
-        if any(not tiles - earlier and tiles != earlier for earlier in reported):
-            return False
-        showing = sum(Counter(str(t) for t in m.tiles) == tiles for m in now.seats[seat].melds)
-        if sum(earlier == tiles for earlier in reported) >= showing:
-            return False
-        reported.append(tiles)
-        return True
+        return FlowersCorrected(seat, showing, event.frame)
 
 
 def cleared(table: TableObservation) -> bool:

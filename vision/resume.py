@@ -72,8 +72,7 @@ def prime_reader(reader: TableReader, snapshot: Mapping[str, Any]) -> bool:
     if not live_hand(snapshot):
         return False
     seen = seen_state(snapshot)
-    last = seen.live_discard
-    reader.prime(seen.observation, seen.turn, None if last is None else (last[0], str(last[1])))
+    reader.prime(seen.observation, seen.turn, seen.live_discard)
     return True
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.rulesets import any_winning_shape
 from engine.scoring.decompose import SetKind, TileSet, counts_of
+from engine.tiles import Tile
 from vision.observation import SeatObservation, TableObservation
 from vision.table_diff import a_whole_hand, one_short, overfull, sets_beside
 
@@ -33,14 +34,14 @@ from vision.table_diff import a_whole_hand, one_short, overfull, sets_beside
 @dataclass(frozen=True)
 class LastDiscard:
     seat: int
-    tile: str
+    tile: Tile
     claimed: bool = False
     index: int | None = None  # its place in the river (None: not known)
 
 
 def discard_in_river(
     observation: TableObservation, last: LastDiscard | None, seat: int
-) -> str | None:
+) -> Tile | None:
     """The last discard's tile while it still lies at the end of its river, made by a seat
     other than ``seat`` and not claimed; else None. Its place counts, not only its kind: taken,
     it may leave a discard of the same kind before it at the river's end."""
@@ -49,7 +50,7 @@ def discard_in_river(
     river = observation.seats[last.seat].river
     if last.index is not None and len(river) != last.index + 1:
         return None
-    return last.tile if river and str(river[-1]) == last.tile else None
+    return last.tile if river and river[-1] == last.tile else None
 
 
 def no_winning_shape(seat: SeatObservation) -> bool:
@@ -93,7 +94,7 @@ class RevealHold:
                 unsettled = overfull(now) or len(now.melds) < max(len(old.melds), melds_shown[seat])
                 if now.face_down_kongs or one_short(now) or unsettled:
                     limit = self.hold_frames
-                elif discard_in_river(observation, last, seat) in {str(t) for t in now.revealed}:
+                elif discard_in_river(observation, last, seat) in now.revealed:
                     limit = self.self_draw_frames
                 elif no_winning_shape(now):
                     limit = self.hold_frames

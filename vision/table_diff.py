@@ -1,4 +1,5 @@
-"""What changed between two stabilised observations of the table, as reader events."""
+"""What changed between two stabilised observations of the table, as observations
+(:mod:`vision.observed`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,17 @@ from collections.abc import Sequence
 from engine.tiles import Meld, MeldKind, Tile
 from vision.hand_row import MeldObservation
 from vision.observation import SeatObservation, TableObservation
+from vision.observed import (
+    ConcealedKongSeen,
+    DiscardSeen,
+    FaceDownKongSeen,
+    FlowerSeen,
+    HandRevealed,
+    MeldSeen,
+    RiverCorrected,
+    RiverTaken,
+    SeatObserved,
+)
 
 
 def meld_of(observed: MeldObservation) -> Meld | None:
@@ -62,93 +74,57 @@ def diff(
     after: TableObservation,
     frame: int,
     reported: Sequence[tuple[Tile, ...]] | None = None,
-) -> list[dict[str, object]]:
-    """The events that turn ``before`` into ``after``. ``reported``: each seat's river as its
-    discards were reported, before any correction since (see :func:`_new_from`)."""
-    events: list[dict[str, object]] = []
+) -> list[SeatObserved]:
+    """What turns ``before`` into ``after``. ``reported``: each seat's river as its discards
+    were reported, before any correction since (see :func:`_new_from`)."""
+    events: list[SeatObserved] = []
     for seat, now in enumerate(after.seats):
-        old_river: tuple[Tile, ...] = () if before is None else before.seats[seat].river
-        old_melds: tuple[MeldObservation, ...] = () if before is None else before.seats[seat].melds
-        old_revealed: tuple[Tile, ...] = () if before is None else before.seats[seat].revealed
-        old_kongs: tuple[Tile, ...] = () if before is None else before.seats[seat].concealed_kongs
+        old = _EMPTY if before is None else before.seats[seat]
         river = now.river
-        if river[: len(old_river)] == old_river:
-            events += _discards(seat, river, len(old_river), frame)
-        elif old_river[: len(river)] == river:
-            for tile in old_river[len(river) :]:
-                events.append(
-                    {"type": "river_taken", "seat": seat, "tile": str(tile), "frame": frame}
-                )
+        if river[: len(old.river)] == old.river:
+            events += _discards(seat, river, len(old.river), frame)
+        elif old.river[: len(river)] == river:
+            events += [RiverTaken(seat, tile, frame) for tile in old.river[len(river) :]]
         else:
-            events.append(
-                {
-                    "type": "river_corrected",
-                    "seat": seat,
-                    "river": [str(t) for t in river],
-                    "frame": frame,
-                }
-            )
-            as_reported = reported[seat] if reported is not None else old_river
-            events += _discards(seat, river, _new_from(old_river, as_reported, river), frame)
-        unmatched = list(old_melds)  # a multiset: a second identical chow is a new meld
+            events.append(RiverCorrected(seat, river, frame))
+            as_reported = reported[seat] if reported is not None else old.river
+            events += _discards(seat, river, _new_from(old.river, as_reported, river), frame)
+        unmatched = list(old.melds)  # a multiset: a second identical chow is a new meld
         for observed in now.melds:
             if observed in unmatched:
                 unmatched.remove(observed)
                 continue
             meld = meld_of(observed)
-            event: dict[str, object] = {
-                "type": "meld",
-                "seat": seat,
-                "tiles": [str(t) for t in observed.tiles],
-                "source": observed.source.name.lower(),
-                "claimed": str(observed.tiles[observed.sideways_index]),
-                "frame": frame,
-            }
-            event["kind"] = meld.kind.value if meld else "unreadable"
-            events.append(event)
-        for tile in (Counter(now.concealed_kongs) - Counter(old_kongs)).elements():
-            kong = {"type": "concealed_kong", "seat": seat, "tile": str(tile), "frame": frame}
-            events.append(kong)
-        old_face_down = 0 if before is None else before.seats[seat].face_down_kongs
-        for _ in range(now.face_down_kongs - old_face_down):
-            events.append({"type": "face_down_kong", "seat": seat, "frame": frame})
-        old_flowers: tuple[Tile, ...] = () if before is None else before.seats[seat].flowers
-        for tile in (Counter(now.flowers) - Counter(old_flowers)).elements():
-            events.append({"type": "flower", "seat": seat, "tile": str(tile), "frame": frame})
-        if now.revealed != old_revealed and a_whole_hand(now):
-            shown: dict[str, object] = {
-                "type": "hand_revealed",
-                "seat": seat,
-                "tiles": [str(t) for t in now.revealed],
-                "sets": sets_beside(now),
-                "frame": frame,
-            }
-            if now.face_down_kongs:  # kongs not turned up: their tiles are not in ``tiles``
-                shown["face_down_kongs"] = now.face_down_kongs
-            if now.fours_apart:  # four of a kind laid alone: a kong turned up, more likely
-                shown["fours_apart"] = [str(t) for t in now.fours_apart]
-            if now.win_apart is not None:  # laid apart: the self-drawn winning tile (单摆)
-                shown["win_tile"] = str(now.win_apart)
-            events.append(shown)
+            claimed = observed.tiles[observed.sideways_index]
+            kind = meld.kind if meld else None
+            events.append(MeldSeen(seat, kind, observed.tiles, observed.source, claimed, frame))
+        for tile in (Counter(now.concealed_kongs) - Counter(old.concealed_kongs)).elements():
+            events.append(ConcealedKongSeen(seat, tile, frame))
+        for _ in range(now.face_down_kongs - old.face_down_kongs):
+            events.append(FaceDownKongSeen(seat, frame))
+        for tile in (Counter(now.flowers) - Counter(old.flowers)).elements():
+            events.append(FlowerSeen(seat, tile, frame))
+        if now.revealed != old.revealed and a_whole_hand(now):
+            events.append(
+                HandRevealed(
+                    seat,
+                    now.revealed,
+                    sets_beside(now),
+                    frame,
+                    face_down_kongs=now.face_down_kongs,  # not turned up: not in ``tiles``
+                    fours_apart=now.fours_apart,  # four of a kind alone: a kong turned up
+                    win_tile=now.win_apart,  # laid apart: the self-drawn winning tile (单摆)
+                )
+            )
     return events
 
 
-def _discards(
-    seat: int, river: tuple[Tile, ...], start: int, frame: int
-) -> list[dict[str, object]]:
-    """Discard events for ``river[start:]``."""
-    return [
-        {
-            "type": "discard",
-            "seat": seat,
-            "tile": str(river[index]),
-            "index": index,
-            "row": index // 6,
-            "column": index % 6,
-            "frame": frame,
-        }
-        for index in range(start, len(river))
-    ]
+_EMPTY = SeatObservation((), (), ())
+
+
+def _discards(seat: int, river: tuple[Tile, ...], start: int, frame: int) -> list[DiscardSeen]:
+    """Discards of ``river[start:]``."""
+    return [DiscardSeen(seat, river[index], index, frame) for index in range(start, len(river))]
 
 
 def _new_from(old: tuple[Tile, ...], reported: tuple[Tile, ...], new: tuple[Tile, ...]) -> int:
@@ -208,10 +184,10 @@ def melds_in_flux(now: SeatObservation, reported: int) -> bool:
 
 
 def in_play_order(
-    events: list[dict[str, object]],
+    events: Sequence[SeatObserved],
     last_discarder: int | None = None,
     added_kongs: set[int] | frozenset[int] = frozenset(),
-) -> list[dict[str, object]]:
+) -> list[SeatObserved]:
     """The events one settled frame brings, in the order they were played. Positions give each
     seat's own order; across seats: river changes, then melds (a claim follows the discard it
     takes), then the discards of seats that just melded (a claimer discards after claiming; a
@@ -221,25 +197,24 @@ def in_play_order(
     An added kong (seats in ``added_kongs``) takes no discard: it is made in its seat's own
     turn, just before that seat's discard; so is a concealed kong, face down or not, and a
     flower set aside."""
-    melders = {e["seat"] for e in events if e["type"] == "meld"} - set(added_kongs)
+    melders = {e.seat for e in events if isinstance(e, MeldSeen)} - set(added_kongs)
     first = 0 if last_discarder is None else last_discarder + 1
     lap = {id(e): n for seat in range(4) for n, e in enumerate(_discards_of(events, seat))}
 
-    def key(event: dict[str, object]) -> tuple[int, int, int, int]:
-        seat = int(str(event.get("seat", 0)))
-        turn = (seat - first) % 4
-        own_turn = event["type"] == "meld" and seat in added_kongs
-        if own_turn or event["type"] in ("concealed_kong", "face_down_kong", "flower"):
+    def key(event: SeatObserved) -> tuple[int, int, int, int]:
+        turn = (event.seat - first) % 4
+        own_turn = isinstance(event, MeldSeen) and event.seat in added_kongs
+        if own_turn or isinstance(event, ConcealedKongSeen | FaceDownKongSeen | FlowerSeen):
             return 0, 0, turn, 0
-        if event["type"] == "discard" and seat in melders:
+        if isinstance(event, DiscardSeen) and event.seat in melders:
             return 2, 0, turn, 1
-        group = {"meld": 1, "hand_revealed": 3}.get(str(event["type"]), 0)
+        group = 1 if isinstance(event, MeldSeen) else 3 if isinstance(event, HandRevealed) else 0
         return group, lap.get(id(event), 0), turn, 1
 
     return sorted(events, key=key)
 
 
-def _discards_of(events: list[dict[str, object]], seat: int) -> list[dict[str, object]]:
+def _discards_of(events: Sequence[SeatObserved], seat: int) -> list[DiscardSeen]:
     """``seat``'s discards among ``events``, in its river's order: the first goes in the
     first lap of play, the second in the next (a process that was down sees several)."""
-    return [e for e in events if e["type"] == "discard" and int(str(e["seat"])) == seat]
+    return [e for e in events if isinstance(e, DiscardSeen) and e.seat == seat]

@@ -12,10 +12,18 @@ then every discard waiting goes out together, and the engine bridge infers the o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from vision.observation import SeatObservation, TableObservation
+from vision.observed import (
+    ConcealedKongSeen,
+    DiscardSeen,
+    FaceDownKongSeen,
+    HandRevealed,
+    MeldSeen,
+    Observed,
+)
 
 
 def grew(before: SeatObservation, now: SeatObservation) -> bool:
@@ -23,27 +31,25 @@ def grew(before: SeatObservation, now: SeatObservation) -> bool:
     return len(now.river) > len(before.river) and now.river[: len(before.river)] == before.river
 
 
-def next_to_play(events: Sequence[Mapping[str, object]], expected: int | None) -> int | None:
+def next_to_play(events: Sequence[Observed], expected: int | None) -> int | None:
     """The seat expected to discard next after ``events`` (published in play order): the seat
     after a discard's, or a seat that melded (a claim or a kong: it discards next)."""
     for event in events:
-        kind = event.get("type")
-        seat = int(str(event.get("seat", -1)))
-        if kind == "discard":
-            expected = (seat + 1) % 4
-        elif kind in ("meld", "concealed_kong", "face_down_kong"):
-            expected = seat
-        elif kind == "hand_revealed":
+        if isinstance(event, DiscardSeen):
+            expected = (event.seat + 1) % 4
+        elif isinstance(event, MeldSeen | ConcealedKongSeen | FaceDownKongSeen):
+            expected = event.seat
+        elif isinstance(event, HandRevealed):
             expected = None  # the hand is over: no order to keep
     return expected
 
 
-def lapped_from(events: Sequence[Mapping[str, object]], expected: int) -> int:
+def lapped_from(events: Sequence[Observed], expected: int) -> int:
     """The seat the discards of ``events`` follow in play order: the one before ``expected``;
     or ``expected`` itself when the seat before it discards among them and ``expected`` does
     not (its turn passed unseen, :class:`TurnHold`): then a kong or flower of the expected seat
     among them is of its next turn, after the others' discards."""
-    discarders = {int(str(e["seat"])) for e in events if e.get("type") == "discard"}
+    discarders = {e.seat for e in events if isinstance(e, DiscardSeen)}
     lapped = (expected - 1) % 4 in discarders and expected not in discarders
     return expected if lapped else (expected - 1) % 4
 
@@ -99,8 +105,12 @@ class TurnHold:
                 seats[seat] = replace(published.seats[seat], river=seats[seat].river)
             for seat in revealers if waiting else []:
                 old = published.seats[seat]
-                laid = {"revealed": old.revealed, "fours_apart": old.fours_apart}
-                seats[seat] = replace(seats[seat], **laid, win_apart=old.win_apart)
+                seats[seat] = replace(
+                    seats[seat],
+                    revealed=old.revealed,
+                    fours_apart=old.fours_apart,
+                    win_apart=old.win_apart,
+                )
             return TableObservation(tuple(seats))
         for seat in waiting:
             self.held[seat] += 1

@@ -248,8 +248,8 @@ class Table:
     # -- views -------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The public state (JSON-able): what everybody at the table can see."""
-        return public_snapshot(self)
+        return public_snapshot(self._ctx, self._scoreboard)
 
     def private_snapshot(self) -> dict[str, Any]:
         """Concealed hands (where known) and the wall order: for referees only."""
-        return private_snapshot(self)
+        return private_snapshot(self._ctx)

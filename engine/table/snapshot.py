@@ -1,17 +1,17 @@
 """JSON-able views of a table: the public snapshot (for overlays, the retained ``state`` topic)
-and the private one (concealed hands and the wall order, for referees only)."""
+and the private one (concealed hands and the wall order, for referees only), read from the
+table's shared state (:class:`TableContext`) and its :class:`Scoreboard`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.notation import format_meld, format_tiles
+from engine.table.core import TableContext
+from engine.table.scoreboard import Scoreboard
 
-if TYPE_CHECKING:
-    from engine.table.machine import Table
 
-
-def public_snapshot(table: Table) -> dict[str, Any]:
+def public_snapshot(table: TableContext, scoreboard: Scoreboard) -> dict[str, Any]:
     hand = table.hand
     out: dict[str, Any] = {
         "table": table.table_id,
@@ -19,9 +19,9 @@ def public_snapshot(table: Table) -> dict[str, Any]:
         "seq": table.seq,
         "procedure": table.procedure.name,
         "rules": table.rules.name if table.rules is not None else None,
-        "scores": list(table.scores),
-        "hands_played": table.hands_played,
-        "next_dealer": table.next_dealer,
+        "scores": list(scoreboard.scores),
+        "hands_played": scoreboard.hands_played,
+        "next_dealer": scoreboard.next_dealer,
         "hand": None,
     }
     if hand is None:
@@ -63,7 +63,7 @@ def public_snapshot(table: Table) -> dict[str, Any]:
     return out
 
 
-def private_snapshot(table: Table) -> dict[str, Any]:
+def private_snapshot(table: TableContext) -> dict[str, Any]:
     hand = table.hand
     if hand is None:
         return {"table": table.table_id, "hands": None, "wall": table.wall.snapshot(private=True)}

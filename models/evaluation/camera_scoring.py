@@ -25,6 +25,7 @@ from models.drawn.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
 from vision.layout import RIVER_COLUMNS, TableSpec, layout
+from vision.observed import Observed
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -100,7 +101,7 @@ def win_summary(events: Iterable[Event]) -> dict[str, object] | None:
 def camera_table(
     rules: str,
     dealer: int,
-    reader_events: Iterable[Event],
+    reader_events: Iterable[Observed],
     prevalent: Wind | None = None,
     *,
     procedure: str = "log",
@@ -129,7 +130,7 @@ def score_hand(
     rules: str,
     dealer: int,
     truth_events: Iterable[Event],
-    reader_events: list,
+    reader_events: list[Observed],
     *,
     procedure: str = "log",
 ) -> ScoredHand:
@@ -180,7 +181,7 @@ def exact_scored_hands(
         table = VisibleTable()
         reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
         truth_events: list[dict[str, object]] = []
-        events: list[dict[str, object]] = []
+        events: list[Observed] = []
         hidden: set[tuple[int, int]] = set()
         for index, action in enumerate(hand.actions):
             applied = [to_dict(e) for e in truth.apply(action)]
@@ -217,7 +218,7 @@ def exact_frames(
     spec: TableSpec,
     frames: int,
     hidden: frozenset[tuple[int, int]] = frozenset(),
-) -> list[dict[str, object]]:
+) -> list[Observed]:
     """``frames`` frames of ``spec`` read as exact detections: every tile where it lies, and
     an exact felt oracle (bare felt wherever no tile lies). ``hidden``: river places (seat,
     index) whose tile the camera never reads (no detection, and no felt shows there)."""
@@ -232,7 +233,7 @@ def exact_frames(
     def empty_at(x: float, y: float) -> bool:
         return all(abs(x - cx) > 0.02 or abs(y - cy) > 0.02 for cx, cy in occupied)
 
-    events: list[dict[str, object]] = []
+    events: list[Observed] = []
     for _ in range(frames):
         events += reader.process_table(seen, empty_at)
     return events

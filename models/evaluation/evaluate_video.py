@@ -8,6 +8,7 @@ import numpy as np
 from models.art.faces import load_faces
 from vision.calibration import Calibration
 from vision.detector import Detector
+from vision.observed import to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
@@ -25,13 +26,13 @@ def hand_video(
         rng, turns=turns, claim_rate=0.2, concealed_kong_rate=kongs, face_down=face_down
     )
     reader: TableReader | None = None
-    seen: list[dict[str, object]] = []
+    seen: list[dict[str, object]] = []  # in their JSON form, as the script's truth is
     frames = 0
     for image, corners in video_frames(steps, faces, rng, hold=4, arm_frames=2):
         if reader is None:
             calibration = Calibration(tuple((float(x), float(y)) for x, y in corners))
             reader = TableReader(detector, calibration, Stabiliser(confirm_frames=3))
-        seen.extend(reader.process(image))
+        seen.extend(to_json(e) for e in reader.process(image))
         frames += 1
     truth = [e for step in steps for e in step.events]
     return {"frames": frames, **compare_events(truth, seen)}

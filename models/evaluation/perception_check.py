@@ -24,12 +24,20 @@ from models.drawn.camera import random_camera, render_frame
 from models.drawn.visible_table import Key, VisibleTable
 from vision.calibration import Calibration
 from vision.detector import Detector
+from vision.observed import (
+    ConcealedKongSeen,
+    DiscardSeen,
+    FaceDownKongSeen,
+    FlowerSeen,
+    MeldSeen,
+    Observed,
+)
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
 # the design point, river tiles ~40 px (at 1280x720, ~27 px, one 5m was read as 3m)
 FRAME_SIZE = (1920, 1080)
-_COMPARED = ("discard", "meld", "concealed_kong", "face_down_kong", "flower")  # events compared
+_COMPARED = (DiscardSeen, MeldSeen, ConcealedKongSeen, FaceDownKongSeen, FlowerSeen)
 
 
 @dataclass
@@ -140,7 +148,7 @@ class PerceptionCheck:
         self.hands: list[HandPerception] = []
         #: Called with each frame's reader events as they are read (``--camera-only``: the
         #: engine is fed from them).
-        self.on_events: Callable[[list[dict[str, object]]], None] | None = None
+        self.on_events: Callable[[list[Observed]], None] | None = None
 
     def start_hand(self, number: int) -> None:
         self.number = number
@@ -151,7 +159,7 @@ class PerceptionCheck:
         self.table_seed = int(self.rng.integers(1 << 30))  # same felt and backs all hand
         self.frames = 0
         self.seconds = self.render_seconds = 0.0
-        self.events: list[dict[str, object]] = []  # every reader event of the hand
+        self.events: list[Observed] = []  # everything the reader reported of the hand
 
     def observe(self, action: act.Action) -> None:
         """Update the visible table for one simulator action; render and read it if it changed."""
@@ -206,7 +214,7 @@ class PerceptionCheck:
                 self.reader = TableReader(self.detector, Calibration(corners), Stabiliser())
             events = self.reader.process(frame.image)
             self.events += events
-            self.read += [_key(e) for e in events if e["type"] in _COMPARED]
+            self.read += [_key(e) for e in events if isinstance(e, _COMPARED)]
             self.seconds += time.monotonic() - started
             self.frames += 1
             if events and self.on_events is not None:
@@ -224,11 +232,12 @@ def installed_camera(width: int, height: int, rng: np.random.Generator) -> np.nd
             return corners
 
 
-def _key(event: dict[str, object]) -> Key:
-    seat = int(str(event["seat"]))
-    if event["type"] in ("discard", "concealed_kong", "face_down_kong", "flower"):
-        return (str(event["type"]), seat, str(event.get("tile", "?")), "")
-    return ("meld", seat, str(event.get("kind")), str(event.get("claimed")))
+def _key(event: DiscardSeen | MeldSeen | ConcealedKongSeen | FaceDownKongSeen | FlowerSeen) -> Key:
+    if isinstance(event, MeldSeen):
+        kind = event.kind.value if event.kind is not None else "unreadable"
+        return ("meld", event.seat, kind, str(event.claimed))
+    tile = "?" if isinstance(event, FaceDownKongSeen) else str(event.tile)
+    return (event.TYPE, event.seat, tile, "")
 
 
 def total_line(hands: list[HandPerception], camera_only: bool = False) -> str:

@@ -68,6 +68,7 @@ def test_a_reader_primed_mid_hand_reports_nothing_on_the_unchanged_table() -> No
     from vision.calibration import Calibration
     from vision.detector import Detector
     from vision.engine_bridge import ActionBridge
+    from vision.observed import DiscardSeen
     from vision.reader import TableReader
     from vision.resume import prime_reader
     from vision.stabiliser import Stabiliser
@@ -78,8 +79,8 @@ def test_a_reader_primed_mid_hand_reports_nothing_on_the_unchanged_table() -> No
         engine.apply(action)
     for action in next(iter(demo_hands("wsom", 3, 1))).actions:
         if isinstance(action, act.Discard) and table.apply(action):
-            event = {"type": "discard", "seat": action.seat, "tile": str(action.tile)}
-            for bridged in bridge.actions(event):
+            assert action.tile is not None
+            for bridged in bridge.actions(DiscardSeen(action.seat, action.tile)):
                 engine.apply(bridged)
             if len(table.truth) == 8:
                 break

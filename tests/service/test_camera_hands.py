@@ -21,6 +21,7 @@ from tilesight.camera_feed import CameraFeed, hold_frames_for
 from tilesight.config import ServiceConfig
 from tilesight.table_engine import TableEngine
 from vision.layout import TableSpec
+from vision.observed import to_json
 from vision.reader import TableReader
 from vision.resume import prime_reader
 from vision.stabiliser import Stabiliser
@@ -61,7 +62,7 @@ def _watch(feed: CameraFeed, reader: TableReader, spec: TableSpec, frames: int) 
     read = []
     for _ in range(frames):
         events = exact_frames(reader, spec, 1)
-        read += [str(e["type"]) for e in events]
+        read += [str(to_json(e)["type"]) for e in events]
         feed.read(events, reader)  # as the camera worker does
     return read
 

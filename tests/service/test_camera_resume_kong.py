@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.tiles import Tile
 from tests.service.test_camera_hands import _feed
 from tilesight.camera_feed import CameraFeed
+from vision.observed import ConcealedKongSeen, DiscardSeen, FaceDownKongSeen
 
 
 @pytest.mark.parametrize("procedure", ["wsom", "national"])
@@ -23,12 +25,19 @@ def test_a_resume_after_a_kong_draws_its_replacement_before_the_discard(
     feed.new_hand(())
     dealer = service.engine.snapshot()["hand"]["dealer"]
     seat = (dealer + 1) % 4
-    feed.read([{"type": "discard", "seat": dealer, "tile": "9s", "frame": 1}])
-    feed.read([{"type": kong, "seat": seat, "tile": "5p", "frame": 2}])
+    feed.read([DiscardSeen(dealer, Tile.parse("9s"), frame=1)])
+    five = Tile.parse("5p")
+    feed.read(
+        [
+            ConcealedKongSeen(seat, five, 2)
+            if kong == "concealed_kong"
+            else FaceDownKongSeen(seat, 2)
+        ]
+    )
     restarted = CameraFeed(feed.config, service)  # type: ignore[arg-type]  # killed, restarted
     assert restarted.resume()
     before = len(service.events)
-    restarted.read([{"type": "discard", "seat": seat, "tile": "N", "frame": 3}])
+    restarted.read([DiscardSeen(seat, Tile.parse("N"), frame=3)])
     after = [(e["type"], e.get("seat"), e.get("replacement")) for e in service.events[before:]]
     assert after == [("tile_drawn", seat, True), ("tile_discarded", seat, None)]
 
@@ -40,5 +49,5 @@ def test_a_resume_after_an_ordinary_draw_adds_no_draw() -> None:
     restarted = CameraFeed(feed.config, service)  # type: ignore[arg-type]
     assert restarted.resume()
     before = len(service.events)
-    restarted.read([{"type": "discard", "seat": dealer, "tile": "N", "frame": 1}])
+    restarted.read([DiscardSeen(dealer, Tile.parse("N"), frame=1)])
     assert [e["type"] for e in service.events[before:]] == ["tile_discarded"]

@@ -1,6 +1,6 @@
 """Exact detections for reader tests (no model): the boxes a perfect detector reports for a
 drawn table, and a :class:`~vision.reader.TableReader` fed a table's spots frame after frame,
-its meld, play (discards and melds) or revealed-hand events picked out."""
+its meld, play (discards and melds) or revealed-hand events picked out (in their JSON form)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from vision.calibration import Calibration
 from vision.detector import Detection
 from vision.detector_backends import CANVAS
 from vision.layout import TableSpec, layout
+from vision.observed import to_json
 from vision.reader import TableReader
 from vision.stabiliser import TableDetection
 
@@ -30,7 +31,7 @@ def meld_events(reader: TableReader, spec: TableSpec, frames: int = 6) -> list[d
     spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(frames):
-        events += reader.process_table(spots, empty_at=lambda x, y: True)
+        events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))
     return [e for e in events if str(e["type"]).startswith("meld")]
 
 
@@ -39,7 +40,7 @@ def play_events(reader: TableReader, spec: TableSpec, frames: int = 4) -> list[t
     spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(frames):
-        events += reader.process_table(spots, empty_at=lambda x, y: True)
+        events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))
     return [
         (e["type"], e["seat"], e.get("tile", e.get("kind")), bool(e.get("inferred")))
         for e in events
@@ -52,5 +53,5 @@ def revealed_hands(reader: TableReader, spec: TableSpec) -> list[object]:
     spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(4):
-        events += reader.process_table(spots, empty_at=lambda x, y: True)
+        events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))
     return [e["tiles"] for e in events if e["type"] == "hand_revealed"]

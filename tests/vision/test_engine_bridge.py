@@ -3,35 +3,38 @@ discard and meld events with no violations (detections placed exactly, so no mod
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from engine import actions as act
 from engine.table import Table
+from engine.tiles import MeldKind, RelativeSeat, Tile
 from models.drawn.handvideo import scripted_hand
 from models.evaluation.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
+from vision.observed import DiscardSeen, MeldSeen, Observed, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
 
 def _events_for(
     seed: int, kong_rate: float = 0.0, face_down: bool = False
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+) -> tuple[list[Observed], list[dict[str, object]]]:
     rng = np.random.default_rng(seed)
     steps = scripted_hand(
         rng, turns=30, claim_rate=0.3, concealed_kong_rate=kong_rate, face_down=face_down
     )
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
-    seen: list[dict[str, object]] = []
+    seen: list[Observed] = []
     for step in steps:  # an exact felt oracle; FeltCheck is tested on rendered tables
         seen.extend(exact_frames(reader, step.spec, 4))
     truth = [event for step in steps for event in step.events]
     return seen, truth
 
 
-def _drive(seen: list[dict[str, object]]) -> list[Any]:
+def _drive(seen: list[Observed]) -> list[Any]:
     """The reader's events through the bridge into a camera-mode table; no violations."""
     table = Table("log")
     bridge = ActionBridge()
@@ -45,7 +48,8 @@ def _drive(seen: list[dict[str, object]]) -> list[Any]:
 
 def test_scripted_hand_events_are_recovered_in_order() -> None:
     for seed in range(3):
-        seen, truth = _events_for(seed)
+        read, truth = _events_for(seed)
+        seen = [to_json(e) for e in read]
         discards = [(e["seat"], e["tile"]) for e in seen if e["type"] == "discard"]
         assert discards == [(e["seat"], e["tile"]) for e in truth if e["type"] == "discard"]
         melds = [(e["seat"], e["kind"], e["claimed"]) for e in seen if e["type"] == "meld"]
@@ -80,7 +84,7 @@ def test_concealed_kongs_reach_the_engine_in_their_own_turn() -> None:
         return e["type"], e["seat"], e.get("tile", e.get("claimed"))
 
     kinds = ("discard", "meld", "concealed_kong")
-    assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
+    assert [key(e) for e in map(to_json, seen) if e["type"] in kinds] == [key(e) for e in truth]
     engine_events = _drive(seen)
     declared = [(e.seat, str(e.meld.first)) for e in engine_events if e.type == "kong_declared"]
     assert declared == kongs
@@ -96,7 +100,7 @@ def test_face_down_kongs_reach_the_engine_as_kongs_of_unseen_kind() -> None:
         return e["type"], e["seat"], e.get("tile", e.get("claimed"))
 
     kinds = ("discard", "meld", "concealed_kong", "face_down_kong")
-    assert [key(e) for e in seen if e["type"] in kinds] == [key(e) for e in truth]
+    assert [key(e) for e in map(to_json, seen) if e["type"] in kinds] == [key(e) for e in truth]
     engine_events = _drive(seen)
     declared = [e for e in engine_events if e.type == "kong_declared"]
     assert [e.seat for e in declared] == kongs and all(e.meld is None for e in declared)
@@ -109,14 +113,15 @@ def test_a_pung_grown_to_four_is_an_added_kong_in_its_own_turn() -> None:
     bridge makes it the seat's draw then ``AddedKong`` (not a kong claimed on the live discard,
     which the engine refuses as illegal_meld)."""
     table, bridge = Table("log", rules="mcr"), ActionBridge()
-    pung = {"type": "meld", "seat": 1, "kind": "pung", "claimed": "E", "tiles": ["E"] * 3}
-    events: list[dict[str, object]] = [
-        {"type": "discard", "seat": 0, "tile": "E"},
+    east = Tile.parse("E")
+    pung = MeldSeen(1, MeldKind.PUNG, (east,) * 3, RelativeSeat.UPPER, east)
+    events: list[Observed] = [
+        DiscardSeen(0, east),
         pung,
-        *({"type": "discard", "seat": s, "tile": t} for s, t in [(1, "9m"), (2, "1m"), (3, "2m")]),
-        {"type": "discard", "seat": 0, "tile": "3m"},
-        {**pung, "kind": "kong", "tiles": ["E"] * 4},
-        {"type": "discard", "seat": 1, "tile": "4m"},
+        *(DiscardSeen(s, Tile.parse(t)) for s, t in [(1, "9m"), (2, "1m"), (3, "2m")]),
+        DiscardSeen(0, Tile.parse("3m")),
+        replace(pung, kind=MeldKind.KONG, tiles=(east,) * 4),
+        DiscardSeen(1, Tile.parse("4m")),
     ]
     actions = [
         a for e in [None, *events] for a in (bridge.start() if e is None else bridge.actions(e))
@@ -134,8 +139,6 @@ def _camera_hand(procedure: str, seed: int, hide: int | None = None) -> tuple[Ta
     """One simulated hand laid out exactly, read and bridged into a camera-only table under
     ``procedure``; ``hide``: the n-th discard the camera never reads (one the next seat follows
     with its own play, not claimed). Returns the table, its events and the truth's events."""
-    from dataclasses import replace
-
     from engine.events import to_dict
     from engine.simulate.actions import demo_hands
     from models.drawn.visible_table import VisibleTable

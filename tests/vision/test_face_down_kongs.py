@@ -8,16 +8,18 @@ from typing import Any
 from engine.actions import Win
 from engine.events import Event, to_dict
 from engine.table import Table
+from engine.tiles import Tile
 from models.evaluation.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
 from vision.layout import MeldSpec, TableSpec, layout
+from vision.observed import DiscardSeen, FaceDownKongSeen, HandRevealed, Observed, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
 HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "5p"]  # waits on 5p
 
 
-def _read(reader: TableReader, spec: TableSpec, frames: int = 5) -> list[dict[str, object]]:
+def _read(reader: TableReader, spec: TableSpec, frames: int = 5) -> list[Observed]:
     return exact_frames(reader, spec, frames)
 
 
@@ -48,7 +50,7 @@ def _play(
     for event in [None, *events]:
         for action in bridge.start() if event is None else bridge.actions(event):
             engine_events += table.apply(action)
-    return events, table, engine_events
+    return [to_json(e) for e in events], table, engine_events
 
 
 def _win(engine_events: list[Event]) -> dict[str, Any]:
@@ -64,7 +66,7 @@ def test_a_face_down_kong_is_read_once_though_a_back_flickers() -> None:
     events = []
     for frame in range(9):
         shown = [s for s in spots if frame % 3 != 1 or s is not kong_backs[1]]
-        events += reader.process_table(shown, empty_at=lambda x, y: False)
+        events += map(to_json, reader.process_table(shown, empty_at=lambda x, y: False))
     read = [(e["type"], e["seat"]) for e in events if e["type"] != "discard"]
     assert read == [("face_down_kong", 3), ("meld", 3)]  # the kong in the seat's own turn
 
@@ -111,12 +113,12 @@ def test_a_kong_turned_up_after_the_win_was_published_scores_it_then() -> None:
 def test_a_bridge_forgets_the_hand_before_when_the_next_starts() -> None:
     bridge = ActionBridge()
     bridge.start()
-    bridge.actions({"type": "discard", "seat": 0, "tile": "9m"})
-    bridge.actions({"type": "face_down_kong", "seat": 2})
+    bridge.actions(DiscardSeen(0, Tile.parse("9m")))
+    bridge.actions(FaceDownKongSeen(2))
     bridge.start()  # the next hand: seat 2 has no kong face down in it
-    bridge.actions({"type": "discard", "seat": 0, "tile": "5p"})
+    bridge.actions(DiscardSeen(0, Tile.parse("5p")))
     tiles = ["1m"] * 4 + ["2m", "3m", "7p", "8p", "9p", "E", "E", "E", "5p", "5p"]
-    (win,) = bridge.actions({"type": "hand_revealed", "seat": 2, "tiles": tiles})
+    (win,) = bridge.actions(HandRevealed(2, tuple(map(Tile.parse, tiles))))
     assert isinstance(win, Win) and win.hand is not None  # four 1m in hand, not a shown kong
     assert str(win.tile) == "5p" and len(win.hand.concealed) == 13
 

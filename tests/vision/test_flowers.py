@@ -10,7 +10,7 @@ import pytest
 
 from engine.events import Event, to_dict
 from engine.table import Table
-from engine.tiles import Tile
+from engine.tiles import MeldKind, RelativeSeat, Tile
 from models.drawn.camera import render_frame
 from models.evaluation.camera_scoring import UNIT, exact_frames, exact_scored_hands
 from models.evaluation.perception_check import installed_camera
@@ -27,6 +27,7 @@ from vision.layout import (
     layout,
     to_table,
 )
+from vision.observed import DiscardSeen, FlowerSeen, MeldSeen, Observed, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -39,7 +40,12 @@ def _observe(detections: list[TableDetection], seat: int) -> Any:
     return Stabiliser(confirm_frames=1).update(detections).seats[seat]
 
 
-def _bridged(events: list[dict[str, object]], dealer: int = 0) -> tuple[Table, list[Event]]:
+def _read(reader: TableReader, spec: TableSpec, frames: int) -> list[dict[str, object]]:
+    """What ``frames`` frames of ``spec`` bring, in its JSON form."""
+    return [to_json(e) for e in exact_frames(reader, spec, frames)]
+
+
+def _bridged(events: list[Observed], dealer: int = 0) -> tuple[Table, list[Event]]:
     table, bridge = Table("log", rules="mcr"), ActionBridge()
     out: list[Event] = []
     for event in [None, *events]:
@@ -90,18 +96,18 @@ def test_a_single_tile_laid_right_of_a_revealed_hand_is_apart() -> None:
 def test_each_flower_is_reported_once_and_a_misread_one_is_corrected() -> None:
     reader, spec = _reader(), TableSpec()
     spec.flowers[1] = ["2f"]
-    events = exact_frames(reader, spec, 5)
+    events = _read(reader, spec, 5)
     assert [(e["type"], e["seat"], e["tile"]) for e in events] == [("flower", 1, "2f")]
-    assert exact_frames(reader, spec, 5) == []
+    assert _read(reader, spec, 5) == []
     spec.flowers[1] = ["3f"]  # read again as another flower, none more
-    events = exact_frames(reader, spec, 10)
+    events = _read(reader, spec, 10)
     assert [(e["type"], e.get("flowers")) for e in events] == [("flowers_corrected", ["3f"])]
     spec.flowers[1] = ["3f", "7f"]
-    assert [e["tile"] for e in exact_frames(reader, spec, 5)] == ["7f"]
+    assert [e["tile"] for e in _read(reader, spec, 5)] == ["7f"]
     spec.flowers[1] = []  # the next hand: the table is cleared
-    assert exact_frames(reader, spec, 12) == []
+    assert _read(reader, spec, 12) == []
     spec.flowers[1] = ["3f"]
-    assert [e["tile"] for e in exact_frames(reader, spec, 5)] == ["3f"]
+    assert [e["tile"] for e in _read(reader, spec, 5)] == ["3f"]
 
 
 def test_a_flower_read_as_one_already_on_the_table_is_reported_as_a_free_one() -> None:
@@ -112,7 +118,7 @@ def test_a_flower_read_as_one_already_on_the_table_is_reported_as_a_free_one() -
     first = exact_frames(reader, spec, 5)
     spec.flowers[3] = ["2f"]
     second = exact_frames(reader, spec, 5)
-    assert [(e["seat"], e["tile"], e.get("read_as")) for e in first + second] == [
+    assert [(e["seat"], e["tile"], e.get("read_as")) for e in map(to_json, first + second)] == [
         (1, "2f", None),
         (3, "1f", "2f"),
     ]
@@ -120,7 +126,7 @@ def test_a_flower_read_as_one_already_on_the_table_is_reported_as_a_free_one() -
     spec.flowers[0] = ["1f", "6f"]  # 1f now taken: a season read twice becomes 5f
     spec.flowers[2] = ["6f"]
     third = exact_frames(reader, spec, 5)
-    read = sorted((e["seat"], e["tile"], e.get("read_as")) for e in third)
+    read = sorted((e["seat"], e["tile"], e.get("read_as")) for e in map(to_json, third))
     assert read in (
         [(0, "3f", "1f"), (0, "6f", None), (2, "5f", "6f")],
         [(0, "3f", "1f"), (0, "5f", "6f"), (2, "6f", None)],
@@ -133,7 +139,7 @@ def test_a_flower_and_its_seats_discard_seen_together_come_flower_first() -> Non
     reader, spec = _reader(), TableSpec()
     spec.flowers[0] = ["5f"]
     spec.rivers[0] = ["9m"]
-    events = exact_frames(reader, spec, 5)
+    events = _read(reader, spec, 5)
     assert [e["type"] for e in events] == ["flower", "discard"]
 
 
@@ -141,20 +147,21 @@ def test_flowers_reach_the_engine_with_their_replacement_draws() -> None:
     """The dealer's and another seat's flowers of the deal, a flower in a seat's own turn, one
     drawn as a kong's replacement and one confirmed only after its seat's discard: every count
     holds (no violation), each flower is the seat's, and each cost one tile of the wall."""
-    discard = {"type": "discard"}
-    events: list[dict[str, object]] = [
-        {"type": "flower", "seat": 0, "tile": "1f"},  # the deal's flowers, dealer first
-        {"type": "flower", "seat": 2, "tile": "2f"},
-        {**discard, "seat": 0, "tile": "9m"},
-        {"type": "flower", "seat": 1, "tile": "3f"},  # in its own turn
-        {**discard, "seat": 1, "tile": "E"},
-        {**discard, "seat": 2, "tile": "5s"},
-        {"type": "meld", "seat": 3, "kind": "kong", "claimed": "5s", "tiles": ["5s"] * 4},
-        {"type": "flower", "seat": 3, "tile": "4f"},  # the kong's replacement was a flower
-        {**discard, "seat": 3, "tile": "N"},
-        {**discard, "seat": 0, "tile": "1p"},
-        {"type": "flower", "seat": 0, "tile": "5f"},  # confirmed after seat 0's discard
-        {**discard, "seat": 1, "tile": "2p"},
+    tile = Tile.parse
+    kong = MeldSeen(3, MeldKind.KONG, (tile("5s"),) * 4, RelativeSeat.UPPER, tile("5s"))
+    events: list[Observed] = [
+        FlowerSeen(0, tile("1f")),  # the deal's flowers, dealer first
+        FlowerSeen(2, tile("2f")),
+        DiscardSeen(0, tile("9m")),
+        FlowerSeen(1, tile("3f")),  # in its own turn
+        DiscardSeen(1, tile("E")),
+        DiscardSeen(2, tile("5s")),
+        kong,
+        FlowerSeen(3, tile("4f")),  # the kong's replacement was a flower
+        DiscardSeen(3, tile("N")),
+        DiscardSeen(0, tile("1p")),
+        FlowerSeen(0, tile("5f")),  # confirmed after seat 0's discard
+        DiscardSeen(1, tile("2p")),
     ]
     table, engine_events = _bridged(events)
     assert not table.violations, table.violations
@@ -176,7 +183,7 @@ def test_a_self_drawn_tile_laid_apart_is_the_winning_tile() -> None:
         events += exact_frames(reader, spec, 5)
     spec.revealed[0], spec.win_apart[0] = hand, "3p"
     events += exact_frames(reader, spec, reader.self_draw_frames + 5)
-    (shown,) = [e for e in events if e["type"] == "hand_revealed"]
+    (shown,) = [e for e in map(to_json, events) if e["type"] == "hand_revealed"]
     assert shown["win_tile"] == "3p" and shown["discard_in_river"] is True
     table, engine_events = _bridged(events)
     assert not table.violations, table.violations

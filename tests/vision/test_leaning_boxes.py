@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.tiles import Tile
 from vision.calibration import Calibration
+from vision.observed import to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -51,7 +52,7 @@ def test_a_box_leaning_toward_a_new_neighbour_takes_no_discard() -> None:
         reader.process_table(_seen(BEFORE), empty_at=lambda x, y: False)
     events: list[dict[str, object]] = []
     for _ in range(30):
-        events += reader.process_table(_seen(AFTER), empty_at=lambda x, y: False)
+        events += map(to_json, reader.process_table(_seen(AFTER), empty_at=lambda x, y: False))
     assert [(e["type"], e["seat"], e["tile"]) for e in events] == [("discard", 1, "6s")]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.tiles import Tile
 from vision.calibration import Calibration
 from vision.layout import TILE_W, river_slot_centre
+from vision.observed import Observed, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -60,13 +61,14 @@ def test_a_box_misplaced_for_a_few_frames_does_not_merge_two_river_tiles() -> No
 
 def test_a_box_misplaced_for_a_few_frames_invents_no_discard() -> None:
     reader = TableReader(None, UNIT, Stabiliser())
-    events: list[dict[str, object]] = []
+    events: list[Observed] = []
     for _ in range(12):
         events += reader.process_table(_river(5), empty_at=lambda x, y: False)
     for _ in range(16):  # the C, out of turn here: it waits for the reader's hold_frames
         events += reader.process_table(_river(6), empty_at=lambda x, y: False)
-    assert [(e["type"], e["seat"], e["tile"]) for e in events][-1] == ("discard", 1, "C")
-    later: list[dict[str, object]] = []
+    last = to_json(events[-1])
+    assert (last["type"], last["seat"], last["tile"]) == ("discard", 1, "C")
+    later: list[Observed] = []
     for _ in range(3):
         later += reader.process_table(_misplaced(), empty_at=lambda x, y: False)
     for _ in range(10):

@@ -4,8 +4,10 @@ its claimer's next discard, and discards settled together go in turn order."""
 
 from __future__ import annotations
 
+from engine.tiles import MeldKind, RelativeSeat, Tile
 from tests.vision.exact_reading import UNIT, play_events
 from vision.layout import MeldSpec, TableSpec
+from vision.observed import DiscardSeen, MeldSeen, SeatObserved, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
@@ -101,17 +103,24 @@ def test_a_claimers_discard_waits_while_the_claim_still_reads_as_no_meld() -> No
 def test_discards_settled_together_go_in_turn_order_after_the_last_one() -> None:
     from vision.reader import in_play_order
 
-    batch: list[dict[str, object]] = [
-        {"type": "discard", "seat": 0, "tile": "7s"},
-        {"type": "discard", "seat": 3, "tile": "N"},
-        {"type": "meld", "seat": 3, "kind": "pung"},
+    batch: list[SeatObserved] = [
+        DiscardSeen(0, Tile.parse("7s")),
+        DiscardSeen(3, Tile.parse("N")),
+        _meld(3, MeldKind.PUNG),
     ]
-    after_seat_2 = [(e["type"], e["seat"]) for e in in_play_order(batch, last_discarder=2)]
+    ordered = map(to_json, in_play_order(batch, last_discarder=2))
+    after_seat_2 = [(e["type"], e["seat"]) for e in ordered]
     assert after_seat_2 == [("discard", 0), ("meld", 3), ("discard", 3)]  # 0 not a melder
-    plain = [e for e in batch if e["type"] == "discard"]
-    assert [e["seat"] for e in in_play_order(plain, last_discarder=2)] == [3, 0]
-    assert [e["seat"] for e in in_play_order(plain, last_discarder=3)] == [0, 3]
-    assert [e["seat"] for e in in_play_order(plain)] == [0, 3]
+    plain = [e for e in batch if isinstance(e, DiscardSeen)]
+    assert [e.seat for e in in_play_order(plain, last_discarder=2)] == [3, 0]
+    assert [e.seat for e in in_play_order(plain, last_discarder=3)] == [0, 3]
+    assert [e.seat for e in in_play_order(plain)] == [0, 3]
+
+
+def _meld(seat: int, kind: MeldKind) -> MeldSeen:
+    """A meld of ``kind`` (its tiles do not matter to the order)."""
+    tile = Tile.parse("N")
+    return MeldSeen(seat, kind, (tile,) * kind.size, RelativeSeat.UPPER, tile)
 
 
 def test_an_added_kong_comes_before_its_discard_and_the_next_seats() -> None:
@@ -120,13 +129,13 @@ def test_an_added_kong_comes_before_its_discard_and_the_next_seats() -> None:
     face-up tiles that make no whole hand) the seat's new discard waits for it (seed 3000)."""
     from vision.reader import in_play_order
 
-    batch: list[dict[str, object]] = [
-        {"type": "discard", "seat": 0, "tile": "N"},
-        {"type": "meld", "seat": 3, "kind": "kong"},
-        {"type": "discard", "seat": 3, "tile": "N"},
+    batch: list[SeatObserved] = [
+        DiscardSeen(0, Tile.parse("N")),
+        _meld(3, MeldKind.KONG),
+        DiscardSeen(3, Tile.parse("N")),
     ]
     ordered = in_play_order(batch, last_discarder=2, added_kongs={3})
-    assert [(e["type"], e["seat"]) for e in ordered] == [
+    assert [(e["type"], e["seat"]) for e in map(to_json, ordered)] == [
         ("meld", 3),
         ("discard", 3),
         ("discard", 0),

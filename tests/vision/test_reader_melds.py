@@ -7,6 +7,7 @@ import pytest
 from engine.tiles import RelativeSeat, Tile
 from tests.vision.exact_reading import UNIT, meld_events, perfect_boxes, play_events, revealed_hands
 from vision.layout import MeldSpec, TableSpec, layout
+from vision.observed import to_json
 from vision.reader import TableReader, table_detections
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -83,7 +84,7 @@ def test_a_concealed_kong_with_a_face_showing_is_read_once(names: list[str]) -> 
     for frame in range(8):
         # one frame in three a back goes unread: the group breaks up, then comes back
         shown = [s for s in spots if frame % 3 != 1 or s.tile != "back"]
-        events += reader.process_table(shown, empty_at=lambda x, y: False)
+        events += map(to_json, reader.process_table(shown, empty_at=lambda x, y: False))
     kongs = [(e["seat"], e["tile"]) for e in events if e["type"] == "concealed_kong"]
     assert kongs == [(2, "7p")]
     assert [e["kind"] for e in events if e["type"] == "meld"] == ["pung"]
@@ -102,15 +103,16 @@ def test_backs_outside_a_kong_are_not_tiles() -> None:
 
 def test_a_concealed_kong_turned_face_up_to_win_is_not_in_the_hand() -> None:
     from vision.engine_bridge import ActionBridge
+    from vision.observed import ConcealedKongSeen, DiscardSeen, HandRevealed
 
     bridge = ActionBridge()
     bridge.start(dealer=1)  # its kong is the hand's first play: no discard before it missed
-    actions = bridge.actions({"type": "concealed_kong", "seat": 1, "tile": "5s"})
+    actions = bridge.actions(ConcealedKongSeen(1, Tile.parse("5s")))
     assert [a.name for a in actions] == ["draw", "concealed_kong"]
-    bridge.actions({"type": "discard", "seat": 1, "tile": "9m"})
-    bridge.actions({"type": "discard", "seat": 2, "tile": "E"})
+    bridge.actions(DiscardSeen(1, Tile.parse("9m")))
+    bridge.actions(DiscardSeen(2, Tile.parse("E")))
     tiles = ["5s"] * 4 + ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"]
-    (win,) = bridge.actions({"type": "hand_revealed", "seat": 1, "tiles": tiles})
+    (win,) = bridge.actions(HandRevealed(1, tuple(map(Tile.parse, tiles))))
     assert win.tile == Tile.parse("E")
     assert win.hand is not None
     assert [str(t) for t in win.hand.concealed] == tiles[4:-1]

@@ -1,14 +1,16 @@
 """A winning hand the camera misread: the engine refuses it (``false_win``, the referee sees the
 hand as read), and when the table is cleared the win stands unscored, on the tile it was seen
 won on, so the winner, the discarder and the next dealer are right and a referee enters the
-score. Reader events are given to the bridge as the reader writes them; a real MCR table."""
+score. Observations are given to the bridge as the reader reports them; a real MCR table."""
 
 from __future__ import annotations
 
 from engine import actions as act
 from engine.events import to_dict
 from engine.table import Table
+from engine.tiles import Tile
 from vision.engine_bridge import ActionBridge
+from vision.observed import DiscardSeen, HandRevealed
 
 HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "E", "E", "E", "5p"]  # waits on 5p
 MISREAD = ["8s" if tile == "4s" else tile for tile in HAND]  # one 4s read as an 8s: no win
@@ -18,9 +20,13 @@ def _round(table: Table, bridge: ActionBridge, tiles: list[str]) -> list[dict[st
     """Each seat discards one of ``tiles`` in turn, from seat 0."""
     out = []
     for seat, tile in enumerate(tiles):
-        for action in bridge.actions({"type": "discard", "seat": seat, "tile": tile}):
+        for action in bridge.actions(DiscardSeen(seat, Tile.parse(tile))):
             out += [to_dict(e) for e in table.apply(action)]
     return out
+
+
+def _tiles(tiles: list[str]) -> tuple[Tile, ...]:
+    return tuple(map(Tile.parse, tiles))
 
 
 def _apply(table: Table, actions: list[act.Action]) -> list[dict[str, object]]:
@@ -36,7 +42,7 @@ def _start() -> tuple[Table, ActionBridge]:
 def test_a_misread_win_on_a_discard_stands_unscored_when_the_table_is_cleared() -> None:
     table, bridge = _start()
     _round(table, bridge, ["9m", "5p"])  # seat 1's 5p: seat 0 wins on it
-    reveal = {"type": "hand_revealed", "seat": 0, "tiles": [*MISREAD, "5p"], "sets": 0}
+    reveal = HandRevealed(0, _tiles([*MISREAD, "5p"]), sets=0)
     refused = _apply(table, bridge.actions(reveal))
     assert not [e for e in refused if e["type"] == "win_declared"]
     (alert,) = [e for e in refused if e["type"] == "violation"]
@@ -56,14 +62,9 @@ def test_a_misread_win_on_a_discard_stands_unscored_when_the_table_is_cleared() 
 def test_a_misread_self_drawn_win_stands_on_the_tile_laid_apart() -> None:
     table, bridge = _start()
     _round(table, bridge, ["9m", "1s", "2s", "3s"])
-    reveal = {
-        "type": "hand_revealed",
-        "seat": 0,
-        "tiles": [*MISREAD, "5p"],
-        "win_tile": "5p",
-        "discard_in_river": True,
-        "sets": 0,
-    }
+    reveal = HandRevealed(
+        0, _tiles([*MISREAD, "5p"]), sets=0, win_tile=Tile.parse("5p"), discard_in_river=True
+    )
     refused = _apply(table, bridge.actions(reveal))
     assert [e["kind"] for e in refused if e["type"] == "violation"] == ["false_win"]
     events = _apply(table, bridge.close(table.snapshot()))
@@ -76,7 +77,7 @@ def test_a_misread_self_drawn_win_stands_on_the_tile_laid_apart() -> None:
 def test_a_read_win_the_engine_took_is_not_declared_again() -> None:
     table, bridge = _start()
     _round(table, bridge, ["9m", "5p"])
-    reveal = {"type": "hand_revealed", "seat": 0, "tiles": [*HAND, "5p"], "sets": 0}
+    reveal = HandRevealed(0, _tiles([*HAND, "5p"]), sets=0)
     events = _apply(table, bridge.actions(reveal))
     (win,) = [e for e in events if e["type"] == "win_declared"]
     assert win["score"] is not None and not table.violations
@@ -101,13 +102,7 @@ def test_a_refused_hand_beside_a_discard_still_in_its_river_is_not_declared_on_i
     a tile unread. Refused as read, the camera cannot tell which: no result, for the referee."""
     table, bridge = _start()
     _round(table, bridge, ["9m", "5p"])
-    reveal = {
-        "type": "hand_revealed",
-        "seat": 0,
-        "tiles": MISREAD,
-        "sets": 0,
-        "discard_in_river": True,
-    }
+    reveal = HandRevealed(0, _tiles(MISREAD), sets=0, discard_in_river=True)
     refused = _apply(table, bridge.actions(reveal))
     assert [e["kind"] for e in refused if e["type"] == "violation"] == ["false_win"]
     assert bridge.close(table.snapshot()) == []

@@ -55,10 +55,11 @@ def test_a_hand_held_back_is_published_as_read_once_the_hold_runs_out(hand: str)
 
 def test_a_discard_counts_as_in_its_river_only_at_its_own_place() -> None:
     hand = SeatObservation((), (), _tiles("1s"))
-    last = LastDiscard(0, "6p", index=2)
-    assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=1) == "6p"
+    six = Tile.parse("6p")
+    last = LastDiscard(0, six, index=2)
+    assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=1) == six
     assert discard_in_river(_table(hand, "9m 6p"), last, seat=1) is None  # taken: an older 6p
-    assert discard_in_river(_table(hand, "9m 6p"), LastDiscard(0, "6p"), seat=1) == "6p"
+    assert discard_in_river(_table(hand, "9m 6p"), LastDiscard(0, six), seat=1) == six
     assert discard_in_river(_table(hand, "9m 6p 6p"), last, seat=0) is None  # its own
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from engine.events import Event, to_dict
 from engine.notation import parse_hand
 from engine.table import Table
+from engine.tiles import Tile
 from tests.vision.test_face_down_kongs import UNIT, _read
 from vision.engine_bridge import ActionBridge
 from vision.layout import TableSpec
+from vision.observed import DiscardSeen, HandRevealed, Observed, to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 
@@ -31,10 +33,14 @@ def _play(
     spec.rivers[1] = []
     spec.revealed[0] = then
     events += _read(reader, spec, 30)  # the 5p taken from the river: gone a while before read
-    return (events, *_bridged(events))
+    return ([to_json(e) for e in events], *_bridged(events))
 
 
-def _bridged(events: list[dict[str, object]]) -> tuple[Table, list[Event]]:
+def _tiles(tiles: list[str]) -> tuple[Tile, ...]:
+    return tuple(map(Tile.parse, tiles))
+
+
+def _bridged(events: list[Observed]) -> tuple[Table, list[Event]]:
     """The reader's events through a fresh bridge into a camera-only MCR table."""
     table, bridge = Table("log", rules="mcr"), ActionBridge()
     engine_events: list[Event] = []
@@ -81,15 +87,15 @@ def test_a_whole_hand_beside_a_discard_left_in_its_river_is_self_drawn() -> None
     stays in its river: after ``self_draw_frames`` the win is self-drawn, the tile inferred."""
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=2))
     spec = TableSpec()
-    events: list[dict[str, object]] = []
+    events: list[Observed] = []
     for seat, tile in enumerate(["9m", "1s", "2s", "5p"]):  # seat 3's 5p: seat 0 draws next
         spec.rivers[seat] = [tile]
         events += _read(reader, spec)
     spec.revealed[0] = [*HAND, "5p"]
     held = _read(reader, spec, reader.self_draw_frames - 4)
-    assert not [e for e in held if e["type"] == "hand_revealed"]  # still waiting on the 5p
+    assert not [e for e in map(to_json, held) if e["type"] == "hand_revealed"]  # waits on 5p
     events += held + _read(reader, spec, 10)
-    (reveal,) = [e for e in events if e["type"] == "hand_revealed"]
+    (reveal,) = [e for e in map(to_json, events) if e["type"] == "hand_revealed"]
     assert reveal["discard_in_river"] is True
     table, engine_events = _bridged(events)
     assert not table.violations, table.violations
@@ -117,13 +123,11 @@ def test_a_self_drawn_hand_first_read_one_short_is_declared_again_self_drawn() -
     short hand is first won on seat 3's 1s (a false win, alerted), then the whole hand, with no
     1s in it, is declared again as self-drawn and scored."""
     discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "1s")]
-    events: list[dict[str, object]] = [
-        {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
-    ]
+    events: list[Observed] = [DiscardSeen(s, Tile.parse(t), index=0) for s, t in discards]
     short = [t for t in HAND if t != "2m"] + ["5p"]
-    events.append({"type": "hand_revealed", "seat": 0, "tiles": short, "discard_in_river": False})
+    events.append(HandRevealed(0, _tiles(short), discard_in_river=False))
     whole = [*HAND, "5p"]
-    events.append({"type": "hand_revealed", "seat": 0, "tiles": whole, "discard_in_river": False})
+    events.append(HandRevealed(0, _tiles(whole), discard_in_river=False))
     table, engine_events = _bridged(events)
     assert [v.kind.value for v in table.violations] == ["false_win"]
     (win,) = _wins(engine_events)
@@ -135,15 +139,11 @@ def test_a_self_drawn_hand_first_misread_is_scored_once_read_right() -> None:
     """The whole hand is first read with a 3m as a 5m (no win: alerted), then right: the win
     is declared again on the same unseen draw (no second draw, no out_of_turn) and scored."""
     discards = [(0, "9m"), (1, "1s"), (2, "2s"), (3, "4s")]
-    events: list[dict[str, object]] = [
-        {"type": "discard", "seat": s, "tile": t, "index": 0} for s, t in discards
-    ]
+    events: list[Observed] = [DiscardSeen(s, Tile.parse(t), index=0) for s, t in discards]
     whole = [*HAND, "5p"]
     misread = ["5m" if t == "3m" else t for t in whole]
     for tiles in (misread, whole):
-        events.append(
-            {"type": "hand_revealed", "seat": 0, "tiles": tiles, "discard_in_river": True}
-        )
+        events.append(HandRevealed(0, _tiles(tiles), discard_in_river=True))
     table, engine_events = _bridged(events)
     assert [v.kind.value for v in table.violations] == ["false_win"]
     (win,) = _wins(engine_events)

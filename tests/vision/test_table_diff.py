@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.tiles import Tile
+from vision.observed import to_json
 from vision.stabiliser import SeatObservation, TableObservation
-from vision.table_diff import diff
+from vision.table_diff import diff as typed_diff
+
+
+def diff(
+    before: TableObservation | None,
+    after: TableObservation,
+    frame: int,
+    reported: Sequence[tuple[Tile, ...]] | None = None,
+) -> list[dict[str, object]]:
+    """The diff's observations in their JSON form."""
+    return [to_json(e) for e in typed_diff(before, after, frame, reported)]
 
 
 def _table(river: str, seat: int = 1) -> TableObservation:

@@ -3,15 +3,25 @@ through the reader from exact detections."""
 
 from __future__ import annotations
 
+from engine.tiles import MeldKind, RelativeSeat, Tile
 from tests.vision.test_face_down_kongs import UNIT, _read
 from vision.layout import MeldSpec, TableSpec
+from vision.observed import (
+    ConcealedKongSeen,
+    DiscardSeen,
+    HandRevealed,
+    MeldSeen,
+    Observed,
+    RiverTaken,
+    to_json,
+)
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser
 from vision.turn_hold import next_to_play
 
 
-def _discards(events: list[dict[str, object]]) -> list[tuple[object, object]]:
-    return [(e["seat"], e["tile"]) for e in events if e["type"] == "discard"]
+def _discards(events: list[Observed]) -> list[tuple[object, object]]:
+    return [(e["seat"], e["tile"]) for e in map(to_json, events) if e["type"] == "discard"]
 
 
 def _reader() -> TableReader:
@@ -51,12 +61,14 @@ def test_a_claimer_plays_next_without_waiting() -> None:
     spec.rivers[2] = ["E"]
     events += _read(reader, spec, 4)
     assert _discards(events) == [(0, "9m"), (2, "E")]
-    assert [e["type"] for e in events][-2:] == ["meld", "discard"]
+    assert [to_json(e)["type"] for e in events][-2:] == ["meld", "discard"]
 
 
 def test_the_seat_to_play_next_follows_discards_and_claims() -> None:
-    assert next_to_play([{"type": "discard", "seat": 3}], None) == 0
-    assert next_to_play([{"type": "discard", "seat": 0}, {"type": "meld", "seat": 2}], 1) == 2
-    assert next_to_play([{"type": "concealed_kong", "seat": 1}], 1) == 1
-    assert next_to_play([{"type": "hand_revealed", "seat": 1}], 2) is None
-    assert next_to_play([{"type": "river_taken", "seat": 1}], 2) == 2
+    tile = Tile.parse("9m")
+    pung = MeldSeen(2, MeldKind.PUNG, (tile,) * 3, RelativeSeat.OPPOSITE, tile)
+    assert next_to_play([DiscardSeen(3, tile)], None) == 0
+    assert next_to_play([DiscardSeen(0, tile), pung], 1) == 2
+    assert next_to_play([ConcealedKongSeen(1, tile)], 1) == 1
+    assert next_to_play([HandRevealed(1, (tile,) * 14)], 2) is None
+    assert next_to_play([RiverTaken(1, tile)], 2) == 2

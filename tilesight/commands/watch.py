@@ -33,6 +33,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.capture import CaptureError, Source, frames
     from vision.detector import Detector
     from vision.detector_backends import DetectorError
+    from vision.observed import to_json
     from vision.reader import TableReader
     from vision.stabiliser import Stabiliser
 
@@ -52,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
             if number % args.every:
                 continue
             for event in reader.process(image):
-                print(json.dumps(event), flush=True)
+                print(json.dumps(to_json(event)), flush=True)
     except (CalibrationError, CaptureError, DetectorError) as exc:
         raise CliError(str(exc)) from exc
     return 0

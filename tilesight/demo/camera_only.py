@@ -22,10 +22,11 @@ from engine.simulate.actions import demo_hands
 from engine.table import Table
 from tilesight.demo.console import print_progress
 from vision.engine_bridge import ActionBridge
+from vision.observed import Observed
 
 if TYPE_CHECKING:
     from models.evaluation.perception_check import PerceptionCheck
-    from tilesight.demo.play import DemoOptions, DemoSummary
+    from tilesight.demo.options import DemoOptions, DemoSummary
     from tilesight.service import TableService
     from tilesight.table_bridge import TableBridge
 
@@ -55,7 +56,7 @@ def play_camera_only(
 
     service.on_events = collect
 
-    def feed(events: list[dict[str, object]]) -> None:  # each frame's reader events, as read
+    def feed(events: list[Observed]) -> None:  # each frame's observations, as read
         for event in events:
             for action in bridge.actions(event):
                 service.apply(action)

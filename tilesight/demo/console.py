@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine.events import Event, to_dict
 
 if TYPE_CHECKING:
-    from tilesight.demo.play import DemoOptions, DemoSummary
+    from tilesight.demo.options import DemoOptions, DemoSummary
 
 SEATS = "ESWN"  # seat letters by absolute seat index in the live log
 

@@ -31,7 +31,7 @@ from tilesight.service import TableService
 from tilesight.topics import TableTopics
 
 if TYPE_CHECKING:
-    from tilesight.demo.play import DemoOptions
+    from tilesight.demo.options import DemoOptions
 
 ROLES = {"burn": "BURNS (烧)", "unburn": "unburns (解烧)", "answer": "answers"}
 

@@ -17,7 +17,7 @@ import logging
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -28,6 +28,7 @@ from engine.simulate.actions import demo_hands
 from tilesight.config import MqttEndpoint, parse_mqtt_url, redact_url
 from tilesight.demo.broker import choose_broker
 from tilesight.demo.console import describe, print_progress, print_summary
+from tilesight.demo.options import DemoOptions, DemoSummary
 from tilesight.outbox import Outbox
 from tilesight.score_store import ScoreStore, format_standings
 from tilesight.scores import ScoreConsumer
@@ -39,51 +40,9 @@ from tilesight.topics import TableTopics
 __all__ = ["DemoOptions", "DemoSummary", "describe", "print_progress", "print_summary", "run_demo"]
 
 if TYPE_CHECKING:
-    from models.evaluation.perception_check import HandPerception, PerceptionCheck
+    from models.evaluation.perception_check import PerceptionCheck
 
 log = logging.getLogger("tilesight.demo")
-
-
-@dataclass(frozen=True)
-class DemoOptions:
-    mqtt: str | None = None
-    tournament: str = "demo"
-    table: str = "T01"
-    hands: int = 4
-    seed: int = 1
-    pace_s: float = 0.05
-    outbox: Path | None = None
-    scores_db: Path | None = None
-    procedure: str = "wsom"
-    rules: str = "mcr"
-    quiet: bool = False
-    consumer: bool = True
-    broker: str = "auto"  # without mqtt: "auto" (Mosquitto if installed) or "embedded"
-    vision: bool = False  # also read rendered frames through the detector (perception_check)
-    vision_frames_per_action: int = 4
-    camera_only: bool = False  # the engine fed only by what the camera path reads (camera_demo)
-    game: str = "mahjong"  # or "gouji" (tilesight.demo.gouji_play)
-    games: int = 2  # Gouji games (the first games of a seeded match)
-    variant: str = "qingdao"  # Gouji rule variant (engine.gouji.options.find_variant)
-
-
-@dataclass
-class DemoSummary:
-    hands: int = 0
-    events: int = 0
-    resumed_from: tuple[int, int] | None = None
-    stored: int = 0
-    unsent: int = 0
-    received: int = 0
-    duplicates: int = 0
-    resyncs: int = 0
-    caught_up: bool = False
-    seconds: float = 0.0
-    violations: int = 0
-    started: float = 0.0
-    standings: str = ""
-    perception: list[HandPerception] = field(default_factory=list)
-    wins: list[str] = field(default_factory=list)  # camera-only: each hand's win against the truth
 
 
 def run_demo(options: DemoOptions, out: TextIO) -> DemoSummary:
