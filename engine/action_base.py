@@ -1,7 +1,8 @@
 """The base of every action and its one JSON form: the registry of action types by name, the
-codec (tiles and hands in notation, winds as letters, defaults left out) and the range checks
-(:mod:`engine.action_bounds`). The action types themselves: :mod:`engine.actions` (mahjong) and
-:mod:`engine.gouji` (registered with :func:`register_action`)."""
+codec (tiles, runs, hands and winds in the forms of :mod:`engine.json_forms`, defaults left
+out) and the range checks (:mod:`engine.action_bounds`). The action types themselves:
+:mod:`engine.actions` (mahjong) and :mod:`engine.gouji` (registered with
+:func:`register_action`)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.action_bounds import MAX_TEXT, field_problem
-from engine.notation import (
-    Hand,
-    NotationError,
-    format_hand,
-    format_tiles,
-    parse_hand,
-    parse_tile,
-    parse_tiles,
+from engine.json_forms import (
+    JsonFormError,
+    hand_from_json,
+    hand_to_json,
+    tile_from_json,
+    tile_to_json,
+    tiles_from_json,
+    tiles_to_json,
+    wind_from_json,
+    wind_to_json,
 )
+from engine.notation import Hand
 from engine.tiles import Tile, Wind
 
 
@@ -106,15 +110,15 @@ def check_action(action: Action) -> None:
 
 def _encode(value: Any) -> Any:
     if isinstance(value, Tile):
-        return str(value)
+        return tile_to_json(value)
     if isinstance(value, Wind):
-        return value.letter
+        return wind_to_json(value)
     if isinstance(value, Hand):
-        return format_hand(value)
+        return hand_to_json(value)
     if isinstance(value, Action):
         return action_to_dict(value)
     if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
-        return format_tiles(value)
+        return tiles_to_json(value)
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value
@@ -129,15 +133,15 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
         return _decode(inner[0], value, where)
     try:
         if hint is Tile:
-            return parse_tile(_text(value, where))
+            return tile_from_json(value, where)
         if hint is Wind:
-            return Wind.parse(_text(value, where))
+            return wind_from_json(value, where)
         if hint is Hand:
-            return parse_hand(_text(value, where))
+            return hand_from_json(value, where)
         if hint is Action:
             return action_from_dict(value)
         if origin is tuple and args[0] is Tile:
-            return parse_tiles(_text(value, where))
+            return tiles_from_json(value, where)
         if origin is tuple and args[0] is str:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ActionFormatError(f"{where}: expected a list of strings, got {value!r}")
@@ -146,8 +150,8 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
             if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 raise ActionFormatError(f"{where}: expected a list of integers, got {value!r}")
             return tuple(value)
-    except NotationError as exc:
-        raise ActionFormatError(f"{where}: {exc}") from None
+    except JsonFormError as exc:
+        raise ActionFormatError(str(exc)) from None
     if hint is int:
         if not _is_int(value):
             raise ActionFormatError(f"{where}: expected an integer, got {value!r}")

@@ -16,8 +16,17 @@ import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.notation import NotationError, format_meld, parse_hand, parse_tile
-from engine.tiles import Meld, Tile
+from engine.json_forms import (
+    meld_from_json,
+    meld_to_json,
+    tile_from_json,
+    tile_to_json,
+    tiles_from_json,
+    tiles_to_json,
+    wind_from_json,
+    wind_to_json,
+)
+from engine.tiles import Meld, Tile, Wind
 
 SCHEMA = "tilesight.event/1"
 #: Event classes by ``(schema, type)``: each game's events carry their own schema id.
@@ -69,7 +78,8 @@ def event_types(schema: str = SCHEMA) -> Mapping[str, type[Event]]:
 
 
 def to_dict(event: Event) -> dict[str, Any]:
-    """The JSON-ready form: ``schema`` and ``type`` first, tiles and melds in notation."""
+    """The JSON-ready form: ``schema`` and ``type`` first, tiles, runs, melds and winds in the
+    forms of :mod:`engine.json_forms`."""
     out: dict[str, Any] = {"schema": event.schema, "type": event.type}
     for f in dataclasses.fields(event):
         out[f.name] = _plain(getattr(event, f.name))
@@ -99,9 +109,13 @@ def from_dict(data: Mapping[str, Any]) -> Event:
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Tile):
-        return str(value)
+        return tile_to_json(value)
     if isinstance(value, Meld):
-        return format_meld(value)
+        return meld_to_json(value)
+    if isinstance(value, Wind):
+        return wind_to_json(value)
+    if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
+        return tiles_to_json(value)
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -129,18 +143,19 @@ def _typed(hint: Any, value: Any) -> Any:
                 continue
             try:
                 return _typed(arg, value)
-            except (ValueError, TypeError, NotationError):
+            except (ValueError, TypeError):  # JsonFormError is a ValueError
                 continue
         return value
     if hint is Tile:
-        return parse_tile(value)
+        return tile_from_json(value)
     if hint is Meld:
-        melds = parse_hand(value).melds
-        if len(melds) != 1:
-            raise ValueError(f"not one meld: {value!r}")
-        return melds[0]
+        return meld_from_json(value)
+    if hint is Wind:
+        return wind_from_json(value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(value)
+    if origin is tuple and args and args[0] is Tile:
+        return tiles_from_json(value)
     if origin is tuple:
         item = args[0] if args else Any
         return tuple(_typed(item, v) for v in value)

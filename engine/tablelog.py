@@ -1,7 +1,8 @@
 """The table-log format: one JSON action per line (see ``docs/table-log.md``).
 
-An optional first line ``{"tablelog": 1, "procedure": "wsom", "rules": "mcr"}`` says how the log
-is meant to be replayed. Blank lines and lines starting with ``#`` are skipped. Every malformed
+An optional first line ``{"tablelog": 2, "procedure": "wsom", "rules": "mcr"}`` says how the log
+is meant to be replayed. Version 2 writes runs of tiles as lists and winds as 0-3
+(:mod:`engine.json_forms`); logs of version 1 (runs as ``"123m"``, winds as letters) still read. Blank lines and lines starting with ``#`` are skipped. Every malformed
 line is a :class:`TableLogError` naming the line number and quoting the line.
 
 >>> log = read_tablelog('{"tablelog": 1, "procedure": "log"}\\n{"action": "washout"}\\n')
@@ -18,7 +19,9 @@ from typing import Any
 
 from engine.actions import Action, ActionFormatError, action_from_dict, action_to_dict
 
-VERSION = 1
+VERSION = 2
+#: Header versions read: every one reads the same, both forms of a run or wind being accepted.
+READ_VERSIONS = (1, 2)
 HEADER_KEYS = frozenset({"tablelog", "procedure", "rules", "table", "description"})
 _SHOWN = 120  # characters of a bad line quoted in an error
 
@@ -79,7 +82,8 @@ def _json(line: str, number: int) -> Any:
 
 def _header(data: dict[str, Any], line: str, number: int) -> dict[str, Any]:
     unknown = sorted(set(data) - HEADER_KEYS)
-    if unknown or data.get("tablelog") != VERSION:
+    version = data.get("tablelog")
+    if unknown or isinstance(version, bool) or version not in READ_VERSIONS:
         why = f"unknown header keys {unknown}" if unknown else "unsupported version"
         raise TableLogError(f"line {number}: {why}: {_quote(line)}")
     for key in HEADER_KEYS - {"tablelog"}:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.notation import Hand, format_hand
+from engine.json_forms import hand_to_json
+from engine.notation import Hand
 from engine.table.claims import Claims
 from engine.table.core import TableContext
 from engine.table.events import KongDeclared, KongShown, WinScored
@@ -105,7 +106,7 @@ class FaceDownKongs:
             WinScored,
             seat=seat,
             win_event=win_event,
-            hand=format_hand(shown),
+            hand=hand_to_json(shown),
             score=score_json(result),
             deltas=deltas,
         )

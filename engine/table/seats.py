@@ -11,6 +11,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.json_forms import tiles_to_json
 from engine.procedures import Procedure
 from engine.rulesets import WinRequest
 from engine.table.rules_api import HandRules
@@ -88,7 +89,7 @@ class SeatState:
 
     def river_rows(self) -> list[list[str]]:
         return [
-            [str(t) for t in self.river[i : i + RIVER_ROW]]
+            tiles_to_json(self.river[i : i + RIVER_ROW])
             for i in range(0, len(self.river), RIVER_ROW)
         ]
 

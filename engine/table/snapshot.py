@@ -1,12 +1,13 @@
 """JSON-able views of a table: the public snapshot (for overlays, the retained ``state`` topic)
 and the private one (concealed hands and the wall order, for referees only), read from the
-table's shared state (:class:`TableContext`) and its :class:`Scoreboard`."""
+table's shared state (:class:`TableContext`) and its :class:`Scoreboard`. Tiles, runs, melds
+and winds in the forms of :mod:`engine.json_forms` (winds by letter in the public one)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.notation import format_meld, format_tiles
+from engine.json_forms import meld_to_json, tile_to_json, tiles_to_json, wind_letter
 from engine.table.core import TableContext
 from engine.table.scoreboard import Scoreboard
 
@@ -31,18 +32,18 @@ def public_snapshot(table: TableContext, scoreboard: Scoreboard) -> dict[str, An
         seats.append(
             {
                 "seat": index,
-                "wind": hand.seat_wind(index).letter,
+                "wind": wind_letter(hand.seat_wind(index)),
                 "river": seat.river_rows(),
                 "melds": [
                     {
-                        "meld": format_meld(m),
+                        "meld": meld_to_json(m),
                         "kind": m.kind.value,
                         "from_seat": (index + m.source) % 4 if m.source is not None else None,
                     }
                     for m in seat.melds
                 ],
                 "face_down_kongs": seat.face_down_kongs,
-                "flowers": [str(f) for f in seat.flowers],
+                "flowers": tiles_to_json(seat.flowers),
                 "concealed_count": seat.concealed_count,
                 "xianggong": seat.xianggong,
             }
@@ -51,10 +52,10 @@ def public_snapshot(table: TableContext, scoreboard: Scoreboard) -> dict[str, An
     out["hand"] = {
         "number": hand.number,
         "dealer": hand.dealer,
-        "prevalent_wind": hand.prevalent_wind.letter,
+        "prevalent_wind": wind_letter(hand.prevalent_wind),
         "phase": hand.phase.value,
         "turn": hand.turn,
-        "live_discard": {"seat": live[0], "tile": str(live[1])} if live else None,
+        "live_discard": {"seat": live[0], "tile": tile_to_json(live[1])} if live else None,
         "river_bottom": hand.river_bottom,
         "winners": list(hand.winners),
         "seats": seats,
@@ -71,7 +72,7 @@ def private_snapshot(table: TableContext) -> dict[str, Any]:
         "table": table.table_id,
         "hand_number": hand.number,
         "hands": [
-            {"concealed": format_tiles(seat.concealed_tiles()), "unknown": seat.unknown}
+            {"concealed": tiles_to_json(seat.concealed_tiles()), "unknown": seat.unknown}
             for seat in hand.seats
         ],
         "wall": table.wall.snapshot(private=True),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.notation import format_tiles
+from engine.json_forms import tiles_to_json
 from engine.procedures import Procedure
 from engine.tiles import Tile
 from engine.wall import Wall, WallError, WallExhaustedError
@@ -121,5 +121,5 @@ class WallTracker:
             brk = self.wall.wall_break
             out["break"] = {"side": brk.tail_side, "stack": brk.tail_stack, "number": brk.number}
         if private:
-            out["order"] = format_tiles(self.order) if self.order else None
+            out["order"] = tiles_to_json(self.order) if self.order else None
         return out

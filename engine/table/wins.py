@@ -7,7 +7,8 @@ result under the rule set's minimum is a false win: a violation, no payment, and
 
 from __future__ import annotations
 
-from engine.notation import Hand, format_hand
+from engine.json_forms import hand_to_json
+from engine.notation import Hand
 from engine.rulesets import ScoreResult, WinRequest
 from engine.table.claims import Claims, win_rank
 from engine.table.core import TableContext
@@ -207,7 +208,7 @@ class Wins:
             kong_replacement=bool(request and request.kong_replacement),
             last_tile=bool(request and request.last_tile),
             last_of_kind=bool(request and request.last_of_kind),
-            hand=format_hand(request.hand) if request is not None and not unshown else None,
+            hand=hand_to_json(request.hand) if request is not None and not unshown else None,
             score=score_json(result) if result is not None else None,
             deltas=deltas,
         )

@@ -45,7 +45,7 @@ def test_every_action_round_trips() -> None:
     text = write_tablelog(EVERY_KIND, {"procedure": "wsom", "rules": "mcr"})
     log = read_tablelog(text)
     assert log.actions == tuple(EVERY_KIND)
-    assert log.header == {"tablelog": 1, "procedure": "wsom", "rules": "mcr"}
+    assert log.header == {"tablelog": 2, "procedure": "wsom", "rules": "mcr"}
     assert all(json.loads(line) for line in text.splitlines())
 
 
