@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.notation import parse_tiles
+from engine.json_forms import tiles_from_json
 from engine.tiles import Tile
 from vision.observed import SeatObserved
 from vision.reported import cleared
@@ -43,7 +43,7 @@ def ended_rivers(snapshot: Mapping[str, Any]) -> tuple[tuple[Tile, ...], ...]:
     hand = snapshot.get("hand")
     seats = hand.get("seats", []) if isinstance(hand, Mapping) else []
     rivers = [
-        tuple(t for row in seat["river"] for t in parse_tiles("".join(row))) for seat in seats
+        tuple(t for row in seat["river"] for t in tiles_from_json(row, "river")) for seat in seats
     ]
     return tuple(rivers) if len(rivers) == 4 else ((),) * 4
 

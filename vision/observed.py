@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.json_forms import tile_to_json, tiles_to_json
 from engine.tiles import MeldKind, RelativeSeat, Tile
 
 
@@ -164,17 +165,17 @@ def to_json(event: Observed) -> dict[str, object]:
     if not isinstance(event, TableCleared):
         out["seat"] = event.seat
     if isinstance(event, DiscardSeen):
-        out["tile"], out["index"] = str(event.tile), event.index
+        out["tile"], out["index"] = tile_to_json(event.tile), event.index
         out["row"], out["column"] = divmod(event.index, 6)
     elif isinstance(event, RiverTaken | ConcealedKongSeen | FlowerSeen):
-        out["tile"] = str(event.tile)
+        out["tile"] = tile_to_json(event.tile)
     elif isinstance(event, RiverCorrected):
         out["river"] = _tiles(event.river)
     elif isinstance(event, FlowersCorrected):
         out["flowers"] = _tiles(event.flowers)
     elif isinstance(event, MeldSeen | MeldUnreadable):
         out["tiles"], out["source"] = _tiles(event.tiles), event.source.name.lower()
-        out["claimed"] = str(event.claimed)
+        out["claimed"] = tile_to_json(event.claimed)
     elif isinstance(event, HandRevealed):
         out["tiles"], out["sets"] = _tiles(event.tiles), event.sets
     out["frame"] = event.frame
@@ -183,7 +184,7 @@ def to_json(event: Observed) -> dict[str, object]:
     elif isinstance(event, MeldSeen):
         out["kind"] = event.kind.value if event.kind is not None else "unreadable"
     elif isinstance(event, FlowerSeen) and event.read_as is not None:
-        out["read_as"] = str(event.read_as)
+        out["read_as"] = tile_to_json(event.read_as)
     elif isinstance(event, HandRevealed):
         out.update(_revealed_extras(event))
     return out
@@ -196,11 +197,11 @@ def _revealed_extras(event: HandRevealed) -> dict[str, object]:
     if event.fours_apart:
         out["fours_apart"] = _tiles(event.fours_apart)
     if event.win_tile is not None:
-        out["win_tile"] = str(event.win_tile)
+        out["win_tile"] = tile_to_json(event.win_tile)
     if event.discard_in_river is not None:
         out["discard_in_river"] = event.discard_in_river
     return out
 
 
 def _tiles(tiles: tuple[Tile, ...]) -> list[str]:
-    return [str(t) for t in tiles]
+    return tiles_to_json(tiles)

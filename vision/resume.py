@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.notation import parse_meld, parse_tiles
+from engine.json_forms import meld_from_json, tile_from_json, tiles_from_json
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile
 from vision.hand_row import MeldObservation
 from vision.observation import SeatObservation, TableObservation
@@ -46,16 +46,16 @@ def seen_state(snapshot: Mapping[str, Any]) -> SeenHand:
     hand = snapshot["hand"]
     seats, melds = [], []
     for seat in hand["seats"]:
-        river = tuple(t for row in seat["river"] for t in parse_tiles("".join(row)))
-        shown = tuple(_meld(str(m["meld"])) for m in seat["melds"])
+        river = tuple(t for row in seat["river"] for t in tiles_from_json(row, "river"))
+        shown = tuple(meld_from_json(m["meld"]) for m in seat["melds"])
         exposed = tuple(_observed(m) for m in shown if m.kind is not MeldKind.CONCEALED_KONG)
         kongs = tuple(m.first for m in shown if m.kind is MeldKind.CONCEALED_KONG)
-        flowers = tuple(Tile.parse(str(f)) for f in seat["flowers"])
+        flowers = tiles_from_json(seat["flowers"], "flowers")
         down = int(seat.get("face_down_kongs", 0))
         seats.append(SeatObservation(river, exposed, (), kongs, down, flowers=flowers))
         melds.append(shown)
     live = hand.get("live_discard")
-    discard = (int(live["seat"]), Tile.parse(str(live["tile"]))) if live else None
+    discard = (int(live["seat"]), tile_from_json(live["tile"])) if live else None
     return SeenHand(
         TableObservation(tuple(seats)),
         tuple(melds),
@@ -85,11 +85,6 @@ def _owed_a_tile(seat: Mapping[str, Any]) -> bool:
         return False
     sets = len(seat.get("melds") or []) + int(seat.get("face_down_kongs") or 0)
     return count + 3 * sets < 14
-
-
-def _meld(text: str) -> Meld:
-    concealed = text.startswith("{")
-    return parse_meld(text[1:-1], concealed=concealed)
 
 
 def _observed(meld: Meld) -> MeldObservation:

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field, replace
 
 from engine import actions as act
 from engine.events import to_dict
-from engine.notation import parse_hand
+from engine.json_forms import (
+    hand_from_json,
+    tile_from_json,
+    tile_to_json,
+    tiles_to_json,
+    wind_from_json,
+)
 from engine.procedures import find_procedure
 from engine.simulate.actions import demo_hands
 from engine.table import Table
@@ -60,8 +66,8 @@ class ScoredHand:
 
 def revealed_tiles(win: Event) -> list[str]:
     """The tiles a winner lays face up: its concealed tiles and the winning tile."""
-    hand = parse_hand(str(win["hand"]))
-    return [*(str(t) for t in hand.concealed), str(win["win_tile"])]
+    hand = hand_from_json(win["hand"])
+    return [*tiles_to_json(hand.concealed), tile_to_json(tile_from_json(win["win_tile"]))]
 
 
 def laid_down(
@@ -138,7 +144,7 @@ def score_hand(
     the truth's."""
     truth_events = list(truth_events)
     started = next((e for e in truth_events if e["type"] == "hand_started"), None)
-    prevalent = Wind(int(str(started["prevalent_wind"]))) if started is not None else None
+    prevalent = wind_from_json(started["prevalent_wind"]) if started is not None else None
     dice = tuple(int(d) for d in started["dice"]) if started is not None else ()  # type: ignore[union-attr]
     table, events = camera_table(
         rules, dealer, reader_events, prevalent, procedure=procedure, dice=dice

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from engine.actions import TableFault, Win
-from engine.notation import parse_hand, parse_tiles
+from engine.json_forms import tiles_from_json
+from engine.notation import parse_hand
 from engine.simulate.actions import demo_hands
 from engine.table.events import TileDiscarded, ViolationRaised
 from tests.engine.table_script import script
@@ -83,7 +84,7 @@ def test_referee_console(
                     discard = event if isinstance(event, TileDiscarded) else discard
             assert discard is not None
             # "seat N discarded X, not Y": pick a tile the seat really holds
-            held = parse_tiles(
+            held = tiles_from_json(
                 service.engine.private_snapshot()["hands"][discard.seat]["concealed"]
             )
             other = next(t for t in held if t != discard.tile)

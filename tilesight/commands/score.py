@@ -17,9 +17,9 @@ import sys
 import unicodedata
 from typing import Any
 
-from engine.notation import Hand, NotationError, parse_hand, parse_tile
+from engine.json_forms import JsonFormError, hand_from_json, tile_from_json, wind_from_json
+from engine.notation import Hand
 from engine.rulesets import RuleSet, ScoreResult, WinRequest, score_safely
-from engine.tiles import Wind
 
 _FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong")
 _FIELDS = frozenset(
@@ -167,20 +167,18 @@ def build_request(fields: dict[str, Any]) -> WinRequest:
     if not isinstance(text, str) or not text.strip():
         raise RequestError(f"'hand' must be a non-empty string, got {text!r}")
     try:
-        hand = parse_hand(text)
+        hand = hand_from_json(text, "hand")
         win_text = fields.get("win_tile")
         if win_text is None:
             if not hand.concealed:
                 raise RequestError(f"no concealed tile to take as the winning tile in {text!r}")
             win = hand.concealed[-1]
             hand = Hand(hand.concealed[:-1], hand.melds)
-        elif isinstance(win_text, str):
-            win = parse_tile(win_text)
         else:
-            raise RequestError(f"'win_tile' must be a tile such as '5p', got {win_text!r}")
-        seat = Wind.parse(_text(fields, "seat_wind", "E"))
-        prevalent = Wind.parse(_text(fields, "prevalent_wind", "E"))
-    except NotationError as exc:
+            win = tile_from_json(win_text, "win_tile")
+        seat = wind_from_json(fields.get("seat_wind", "E"), "seat_wind")
+        prevalent = wind_from_json(fields.get("prevalent_wind", "E"), "prevalent_wind")
+    except JsonFormError as exc:
         raise RequestError(str(exc)) from None
     flowers = fields.get("flowers", 0)
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
@@ -201,13 +199,6 @@ def build_request(fields: dict[str, Any]) -> WinRequest:
         extras=extras,
         **flags,
     )
-
-
-def _text(fields: dict[str, Any], key: str, default: str) -> str:
-    value = fields.get(key, default)
-    if not isinstance(value, str):
-        raise RequestError(f"{key!r} must be E, S, W or N, got {value!r}")
-    return value
 
 
 def _error(message: str) -> dict[str, Any]:
