@@ -2,8 +2,9 @@
 
 An optional first line ``{"tablelog": 2, "procedure": "wsom", "rules": "mcr"}`` says how the log
 is meant to be replayed. Version 2 writes runs of tiles as lists and winds as 0-3
-(:mod:`engine.json_forms`); logs of version 1 (runs as ``"123m"``, winds as letters) still read. Blank lines and lines starting with ``#`` are skipped. Every malformed
-line is a :class:`TableLogError` naming the line number and quoting the line.
+(:mod:`engine.json_forms`); logs of version 1 (runs as ``"123m"``, winds as letters) still
+read. Blank lines and lines starting with ``#`` are skipped. Every malformed line is a
+:class:`TableLogError` naming the line number and quoting the line.
 
 >>> log = read_tablelog('{"tablelog": 1, "procedure": "log"}\\n{"action": "washout"}\\n')
 >>> log.header, [a.name for a in log.actions]

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.notation import NotationError, parse_tile, parse_tiles
+from engine.json_forms import JsonFormError, tile_to_json, tiles_from_json
+from engine.notation import NotationError
 from engine.scoring.decompose import HONOR_BASE, Counts
 from engine.tiles import Tile
 
@@ -39,19 +40,13 @@ def own_discards_from(extras: Mapping[str, Any]) -> tuple[Tile, ...]:
 
 
 def _tiles(raw: Any, key: str) -> tuple[Tile, ...]:
-    if isinstance(raw, str):
-        return parse_tiles(raw)
-    if not isinstance(raw, Sequence):
-        raise NotationError(f"{key} must be a list of tiles, got {raw!r}")
-    out: list[Tile] = []
-    for item in raw:
-        if isinstance(item, Tile):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(parse_tile(item))
-        else:
-            raise NotationError(f"{key} holds {item!r}, which is not a tile")
-    return tuple(out)
+    """A run of tiles in its JSON form (engine.json_forms), or a sequence of Tile values."""
+    if isinstance(raw, Sequence) and not isinstance(raw, str):
+        raw = [tile_to_json(item) if isinstance(item, Tile) else item for item in raw]
+    try:
+        return tiles_from_json(raw, key)
+    except JsonFormError as exc:
+        raise NotationError(str(exc)) from None
 
 
 def flag_from(extras: Mapping[str, Any], key: str) -> bool:
