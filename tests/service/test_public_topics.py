@@ -48,8 +48,10 @@ def concealed_leaks(topic: str, payload: Any, path: str = "") -> list[str]:
                 leaks.append(f"{topic}{where}: dealt tiles {value!r}")
             if kind == "draw" and key == "tile" and value is not None:
                 leaks.append(f"{topic}{where}: a correction's drawn tile {value!r}")
-            if key == "wall" and isinstance(value, str):
+            if key in ("wall", "order") and isinstance(value, str | list):
                 leaks.append(f"{topic}{where}: the wall order")
+            if key == "concealed" and isinstance(value, str | list) and value:
+                leaks.append(f"{topic}{where}: concealed tiles {value!r}")
             if key not in REVEALED:
                 leaks += concealed_leaks(topic, value, where)
     elif isinstance(payload, list):
