@@ -14,8 +14,9 @@ wind      ``0``-``3`` (E S W N)                       ``"E"``, ``"S"``, ``"W"``,
 ========  ==========================================  ====================================
 
 Seats are integers 0-3 everywhere. Every reader raises :class:`JsonFormError` naming the field
-and quoting the value. The retained public ``state`` (``tilesight.state/1``) still labels winds
-by letter: :func:`wind_letter`, its only writer.
+and quoting the value. Two payload fields keep an older form until their schema's next version,
+written here too: the retained ``state`` (``tilesight.state/1``) labels winds by letter
+(:func:`wind_letter`) and a fan's sets are labels in notation (:func:`set_label`).
 
 >>> tiles_to_json(tiles_from_json("123m", "chow.tiles"))
 ['1m', '2m', '3m']
@@ -35,6 +36,7 @@ from engine.notation import (
     format_hand,
     format_meld,
     format_tile,
+    format_tiles,
     parse_hand,
     parse_tile,
     parse_tiles,
@@ -106,6 +108,12 @@ def wind_from_json(value: Any, where: str = "wind") -> Wind:
     elif isinstance(value, str):
         return _parsed(Wind.parse, value, where)
     raise JsonFormError(f"{where}: expected a wind 0-3 (E S W N), got {value!r}")
+
+
+def set_label(tiles: Iterable[Tile]) -> str:
+    """A fan's set in ``win_declared.score`` (``"789m"``, ``"CCC"``): notation, not a list, until
+    ``tilesight.event/2``."""
+    return format_tiles(tiles)
 
 
 def wind_letter(wind: Wind) -> str:

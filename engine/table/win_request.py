@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.notation import Hand, format_tiles
+from engine.json_forms import set_label
+from engine.notation import Hand
 from engine.rulesets import RuleSet, ScoreResult, WinRequest
 from engine.table.seats import HandState, WinContext
 from engine.tiles import Tile
@@ -62,7 +63,7 @@ def score_json(result: ScoreResult) -> dict[str, Any]:
     out = result.to_json()
     for entry, fan in zip(out["fans"], result.fans, strict=True):
         if fan.tiles:
-            entry["sets"] = [format_tiles(group) for group in fan.tiles]
+            entry["sets"] = [set_label(group) for group in fan.tiles]
     return out
 
 

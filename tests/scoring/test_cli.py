@@ -137,3 +137,17 @@ def test_rules_option_reaches_every_registered_rule_set(capsys: pytest.CaptureFi
         main(["score", "123m456p789s11mEEE", "--rules", name, "--json"])
         result = json.loads(capsys.readouterr().out)
         assert set(result) == {"total", "valid", "fans", "payments", "error"}, name
+
+
+def test_jsonl_winds_read_as_letters_or_as_events_write_them() -> None:
+    from engine.rulesets import find_rules
+    from tilesight.commands.score import score_line
+
+    rules = find_rules("mcr")
+    base = {"hand": "123m456p789s11mSS", "win_tile": "S"}
+    as_letters = score_line(rules, json.dumps({**base, "seat_wind": "S", "prevalent_wind": "S"}))
+    as_numbers = score_line(rules, json.dumps({**base, "seat_wind": 1, "prevalent_wind": 1}))
+    assert as_numbers == as_letters and as_letters["valid"]
+    assert {f["name"] for f in as_letters["fans"]} >= {"Prevalent Wind", "Seat Wind"}
+    bad = score_line(rules, json.dumps({**base, "seat_wind": 4}))
+    assert bad["error"] == "seat_wind: expected a wind 0-3 (E S W N), got 4"
