@@ -7,7 +7,8 @@ It starts from the committed table detector (its ONNX rebuilt as a checkpoint by
 models.training.onnx_checkpoint): the same backbone, neck and box/class branches, with the
 oriented-box
 head's angle branch new, so the photo detector begins from a network that already knows tiles.
-Or from an earlier photo detector checkpoint (``--init runs/photo/.../last.pt``) to continue.
+Or from an earlier photo detector (``--init runs/photo/.../last.pt``, or the committed
+``--init models/weights/photo-detector.onnx``) to continue.
 The result is exported to ``models/weights/photo-detector.onnx`` with its checksum.
 """
 
@@ -146,13 +147,15 @@ def export(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--renders", type=Path, nargs="+", required=True)
+    parser.add_argument("--renders", type=Path, nargs="*", default=[], help="rendered scenes")
     parser.add_argument("--out", type=Path, default=Path("runs/photo"))
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--size", type=int, default=PHOTO_SIZE, help="network input, px")
     parser.add_argument("--lr", type=float, default=0.001, help="AdamW's starting rate")
-    parser.add_argument("--init", type=Path, help="a photo detector checkpoint to continue")
+    parser.add_argument(
+        "--init", type=Path, help="a photo detector to continue: a checkpoint, or an ONNX export"
+    )
     parser.add_argument("--copies", type=int, default=2)
     parser.add_argument("--real", type=Path, nargs="*", default=[], help="labelled photo folders")
     parser.add_argument("--real-limit", type=int, help="at most this many photos from each")
@@ -164,6 +167,12 @@ def main() -> None:
     )
     images = sorted((data.parent / "train" / "images").glob("*.jpg"))
     init = args.init or initial_checkpoint(args.out, images)
+    if init.suffix == ".onnx":  # the committed detector, rebuilt as a trainable checkpoint
+        from models.training.onnx_checkpoint import rebuild
+
+        checkpoint = args.out / "init.pt"
+        rebuild(init, checkpoint, architecture=ARCHITECTURE, images=images[:32], size=args.size)
+        init = checkpoint
     best = train(data, args.out, args.hours, init, batch=args.batch, size=args.size, lr=args.lr)
     if not args.no_export:
         print("exported", export(best, size=args.size))
