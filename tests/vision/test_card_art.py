@@ -11,7 +11,7 @@ import pytest
 from models.cards import art
 from models.cards.backs import COLOURS, PATTERNS, back
 from models.cards.scene import HELD_OUT_FROM, render
-from vision import card_classes, cards
+from vision import card_classes, card_places
 
 
 def test_the_art_draws_54_distinct_faces_in_engine_notation(tmp_path) -> None:
@@ -73,8 +73,8 @@ def test_backs_differ_from_each_other_and_from_faces() -> None:
 
 def test_vision_constants_match_the_art() -> None:
     x0, y0, x1, y1 = art.INDEX_MM
-    assert pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2)) == cards.INDEX_CENTRE_MM
-    assert (cards.CARD_W_MM, cards.CARD_H_MM) == (art.CARD_W_MM, art.CARD_H_MM)
+    assert pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2)) == card_places.INDEX_CENTRE_MM
+    assert (card_places.CARD_W_MM, card_places.CARD_H_MM) == (art.CARD_W_MM, art.CARD_H_MM)
 
 
 def test_a_scene_is_deterministic_and_its_labels_fit(tmp_path) -> None:
