@@ -6,6 +6,12 @@ strokes whatever the light and drops the steps at a card's edge; ink darker than
 and each blob about an index's size becomes a :class:`Candidate`: its rotated box, long axis
 taken as the index's up-down. Each is cut out upright (and the network decides whether it is
 upside down) as a :data:`CROP_H` x :data:`CROP_W` crop. Sizes scale with the card height in px.
+
+The network's classes: the 54 faces of a pack (engine notation) each upright or upside down in
+a crop, and ``none`` (a candidate that is no corner index).
+
+>>> len(FACES), OUTPUTS, output_of("7h", flipped=True), class_of(output_of("RJ")), class_of(NONE)
+(54, 109, 35, ('RJ', False), None)
 """
 
 from __future__ import annotations
@@ -32,6 +38,27 @@ JOINS = (0.02, 0.04, 0.065)
 SPECK = 0.0006
 #: The crop's height over the blob's long side, and its width over its height.
 CROP_SCALE, CROP_ASPECT = 1.3, CROP_W / CROP_H
+
+
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
+SUITS = ("s", "h", "d", "c")
+#: The faces of one pack: ranks with suits, then the small and the big joker.
+FACES: tuple[str, ...] = (*(r + s for r in RANKS for s in SUITS), "BJ", "RJ")
+OUTPUTS = 2 * len(FACES) + 1
+NONE = OUTPUTS - 1
+_INDEX = {code: i for i, code in enumerate(FACES)}
+
+
+def output_of(code: str, flipped: bool = False) -> int:
+    """The network output for ``code`` seen upright (or upside down when ``flipped``)."""
+    return 2 * _INDEX[code] + int(flipped)
+
+
+def class_of(output: int) -> tuple[str, bool] | None:
+    """``(code, flipped)`` of an output, None for :data:`NONE`."""
+    if output == NONE:
+        return None
+    return FACES[output // 2], bool(output % 2)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Candidates come from :mod:`vision.card_candidates` (ink blobs on card paper, no network); one
 small CNN (``models/weights/cards.onnx``, ONNX Runtime) reads each upright crop as one of the 54
-faces, upright or upside down, or as no index (:mod:`vision.card_classes`). An index read gives
+faces, upright or upside down, or as no index (:mod:`vision.card_candidates`). An index read gives
 its card's place: the index sits at a fixed spot of the face, so the card's corners follow from
 its centre, its up direction and the card's scale (:mod:`vision.card_places`). A card lying
 apart shows two indices (opposite corners, turned half round from each other): one card.
@@ -23,8 +23,7 @@ import numpy as np
 
 from engine.gouji.cards import Card
 from engine.gouji.notation import parse_card
-from vision.card_candidates import Candidate, crops, find
-from vision.card_classes import FACES, NONE
+from vision.card_candidates import FACES, NONE, Candidate, crops, find
 from vision.card_places import LENGTH_PER_HEIGHT, IndexRead, place, scale_field
 from vision.image_limits import size_problem
 

@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from models.cards.scene import HELD_OUT_FROM, render
-from vision.card_candidates import Candidate, crops, find
-from vision.card_classes import NONE, output_of
+from vision.card_candidates import NONE, Candidate, crops, find, output_of
 
 
 def _match(candidate: Candidate, quads: list[np.ndarray]) -> tuple[int, bool] | None:

@@ -1,6 +1,6 @@
 """Rendered card scenes with labels: cards composited on a table plane (soft shadows, in
 z-order), seen by a camera up to ~30 degrees off vertical, then lit and spoilt as a camera
-would (:mod:`models.cards.camera`).
+would (:func:`photograph`).
 
 ``render(seed)`` gives the image and, for every card, its code (None face down), its corner
 quad in the image and the quads of the corner indices that show (>= 95 % unoccluded, inside).
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,14 +23,15 @@ import numpy as np
 from models.cards.art import (
     CARD_H_MM,
     CARD_W_MM,
+    COLOURS,
+    PATTERNS,
     PX_PER_MM,
+    back,
     card_mask,
     face,
     index_box_mm,
     random_style,
 )
-from models.cards.backs import COLOURS, PATTERNS, back
-from models.cards.camera import photograph, tilt_homography
 from models.cards.layout import Placed, card_corners, layout, mm_to_plane
 from models.cards.tables import surface
 
@@ -61,6 +63,62 @@ class Scene:
     image: np.ndarray
     cards: list[CardLabel]
     card_height: float  # nominal px of a card's height on the plane
+
+
+def tilt_homography(
+    rng: np.random.Generator, plane: tuple[int, int], frame: tuple[int, int], max_tilt: float
+) -> np.ndarray:
+    """Plane px -> frame px for a camera up to ``max_tilt`` degrees off vertical, looking at
+    the plane's centre from any side, framing about ``frame`` px of it."""
+    tilt = math.radians(rng.uniform(0, max_tilt))
+    spread = math.tan(tilt) * 0.55  # how much wider the far edge is than the near one
+    fw, fh = frame
+    half = np.array([[-fw / 2, -fh / 2], [fw / 2, -fh / 2], [fw / 2, fh / 2], [-fw / 2, fh / 2]])
+    widen = np.array([1 + spread / 2, 1 + spread / 2, 1 - spread / 2, 1 - spread / 2])
+    seen = half * np.stack([widen, np.ones(4)], 1) * rng.uniform(0.95, 1.05)
+    seen[:, 1] *= 1 + spread * 0.3
+    turn = rng.uniform(-math.pi, math.pi)
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    seen = seen @ rot.T + np.array(plane) / 2 + rng.normal(0, 30, 2)
+    return cv2.getPerspectiveTransform(
+        np.float32(seen), np.float32(half + np.array([fw / 2, fh / 2]))
+    )
+
+
+def photograph(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """``image`` (BGR uint8) lit unevenly, colour cast, maybe glare, blurred, noisy, JPEG'd."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = ((xx - w / 2) * math.cos(angle) + (yy - h / 2) * math.sin(angle)) / max(h, w)
+    vignette = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (max(h, w) / 2) ** 2
+    light = rng.uniform(0.75, 1.15) + ramp * rng.uniform(0, 0.5) - vignette * rng.uniform(0, 0.25)
+    if rng.random() < 0.3:  # glare from a lamp
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        radius = rng.uniform(0.1, 0.3) * w
+        light += rng.uniform(0.1, 0.35) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / radius**2)
+    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    cast = rng.uniform(0.85, 1.12, 3).astype(np.float32)
+    out = image.astype(np.float32) * light[..., None] * cast[None, None, :]
+    kind = rng.random()
+    if kind < 0.4:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.4))
+    elif kind < 0.55:  # motion blur
+        length = int(rng.integers(3, 7))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2] = 1 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    noise = np.empty(out.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(1 << 30)))
+    cv2.randn(noise, 0.0, float(rng.uniform(1, 6)))
+    out += noise
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(45, 96))
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
 def _index_quads(card: Placed) -> list[np.ndarray]:

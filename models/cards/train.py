@@ -1,7 +1,7 @@
 """Train the card reader's network on crops from :mod:`models.cards.crops` and export it.
 
 The network is the tile classifier's TileNet (:mod:`models.training.tilenet`) for 40 x 24 BGR
-crops with the 109 outputs of :mod:`vision.card_classes`. One thread, a time budget, AdamW with
+crops with the 109 outputs of :mod:`vision.card_candidates`. One thread, a time budget, AdamW with
 a one-cycle rate, brightness / tint / noise augmentation; the last 4 % of the crops validate.
 
     PYTHONPATH=. nice -n 10 .venv/bin/python -m models.cards.train \\
@@ -18,8 +18,7 @@ import numpy as np
 
 from models.training.classifier import one_cycle
 from models.training.tilenet import build_network, export_classifier
-from vision.card_candidates import CROP_H, CROP_W
-from vision.card_classes import OUTPUTS
+from vision.card_candidates import CROP_H, CROP_W, OUTPUTS
 
 WIDTH, HIDDEN = 12, 128
 

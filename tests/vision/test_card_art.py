@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 from models.cards import art
-from models.cards.backs import COLOURS, PATTERNS, back
+from models.cards.art import COLOURS, PATTERNS, back
 from models.cards.scene import HELD_OUT_FROM, render
-from vision import card_classes, card_places
+from vision import card_candidates, card_places
 
 
 def test_the_art_draws_54_distinct_faces_in_engine_notation(tmp_path) -> None:
     from engine.gouji.notation import parse_card
 
-    assert art.FACES == card_classes.FACES
+    assert art.FACES == card_candidates.FACES
     assert len(set(art.FACES)) == 54
     digests = set()
     for code in art.FACES:
