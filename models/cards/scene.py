@@ -55,6 +55,7 @@ class CardLabel:
             "code": self.code,
             "quad": np.round(self.quad, 1).tolist(),
             "indices": [np.round(q, 1).tolist() for q in self.indices],
+            "hidden": [np.round(q, 1).tolist() for q in self.hidden],
         }
 
 
@@ -181,6 +182,7 @@ def render(seed: int, *, frame: tuple[int, int] = FRAME, max_tilt: float = 30.0)
     rng = np.random.default_rng(seed)
     plane_w, plane_h = PLANE
     plane = surface(rng, plane_h, plane_w)
+    table = plane.copy()
     height = float(rng.uniform(110, 175)) * frame[1] / 1080
     area = (plane_w * 0.16, plane_h * 0.16, plane_w * 0.84, plane_h * 0.84)
     back_style = (int(rng.integers(len(COLOURS))), str(rng.choice(PATTERNS)))
@@ -193,6 +195,11 @@ def render(seed: int, *, frame: tuple[int, int] = FRAME, max_tilt: float = 30.0)
         _paste(plane, ids, card, number, rng=rng, light=light)
     homography = tilt_homography(rng, PLANE, frame, max_tilt)
     image = cv2.warpPerspective(plane, homography, frame, flags=cv2.INTER_LINEAR)
+    # a turned view can reach past the plane: there the bare table goes on, mirrored
+    inside = cv2.warpPerspective(np.ones(plane.shape[:2], np.uint8), homography, frame)
+    if not inside.all():
+        beyond = cv2.warpPerspective(table, homography, frame, borderMode=cv2.BORDER_REFLECT_101)
+        image[inside == 0] = beyond[inside == 0]
     image = photograph(rng, image)
 
     def to_image(points: np.ndarray) -> np.ndarray:
