@@ -1,0 +1,134 @@
+"""The card reader: Gouji cards on a top-down table frame, read by their corner indices.
+
+Candidates come from :mod:`vision.card_candidates` (ink blobs on card paper, no network); one
+small CNN (``models/weights/cards.onnx``, ONNX Runtime) reads each upright crop as one of the 54
+faces, upright or upside down, or as no index (:mod:`vision.card_candidates`). An index read gives
+its card's place: the index sits at a fixed spot of the face, so the card's corners follow from
+its centre, its up direction and the card's scale (:mod:`vision.card_places`). A card lying
+apart shows two indices (opposite corners, turned half round from each other): one card.
+Face-down cards are not reported (docs/cards.md).
+
+>>> reader = CardReader()                                       # doctest: +SKIP
+>>> [(r.code, r.score) for r in reader.read_file("table.jpg")]  # doctest: +SKIP
+[('8h', 0.99), ('8', 0.97), ...]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.gouji.cards import Card
+from engine.gouji.notation import parse_card
+from vision.card_candidates import FACES, NONE, Candidate, crops, find
+from vision.card_places import LENGTH_PER_HEIGHT, IndexRead, place, scale_field
+from vision.image_limits import size_problem
+
+WEIGHTS = Path(__file__).resolve().parents[1] / "models" / "weights" / "cards.onnx"
+#: A frame's card height (px) before the indices tell it, per 1080 px of frame height.
+DEFAULT_HEIGHT_1080 = 140.0
+
+
+class CardReaderError(ValueError):
+    """An image the reader cannot read (missing, empty, corrupt, too large, not BGR)."""
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """One card read: its code in engine notation, its corners (4 x 2 px: its own top-left,
+    top-right, bottom-right, bottom-left), the network's confidence and the index quads read."""
+
+    code: str
+    quad: np.ndarray
+    score: float
+    indices: tuple[np.ndarray, ...]
+
+    @property
+    def card(self) -> Card:
+        return parse_card(self.code)
+
+
+def _session(path: Path):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort  # noqa: PLC0415 - loaded only when a reader is built
+
+    if not path.is_file():
+        raise CardReaderError(f"card weights not found: {str(path)!r}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 2
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def decode(data: bytes, name: str = "image") -> np.ndarray:
+    """Image file bytes as BGR, or :class:`CardReaderError` saying why not."""
+    if not data:
+        raise CardReaderError(f"{name}: empty file")
+    problem = size_problem(data)
+    if problem:
+        raise CardReaderError(f"{name}: {problem}")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CardReaderError(f"{name}: not an image OpenCV can decode (corrupt or unknown format)")
+    return image
+
+
+class CardReader:
+    """Reads the cards of BGR frames; ``threshold`` is the least confidence kept."""
+
+    def __init__(self, weights: Path | str = WEIGHTS, threshold: float = 0.5) -> None:
+        self.session = _session(Path(weights))
+        self.threshold = threshold
+
+    def read_file(self, path: Path | str) -> list[CardRead]:
+        path = Path(path)
+        if not path.is_file():
+            raise CardReaderError(f"no such image file: {str(path)!r}")
+        return self.read(decode(path.read_bytes(), str(path)))
+
+    def read(self, image: np.ndarray, card_height: float | None = None) -> list[CardRead]:
+        """The cards in ``image``; ``card_height`` (px) when the calibration knows it."""
+        if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+            raise CardReaderError("a frame is a uint8 numpy array (H x W x 3 BGR)")
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+            raise CardReaderError(f"a frame is H x W x 3 BGR, at least 16 px; got {image.shape}")
+        height = card_height or DEFAULT_HEIGHT_1080 * image.shape[0] / 1080
+        candidates = find(image, height)
+        if not candidates:
+            return []
+        batch = crops(image, candidates).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        probs = self.session.run(None, {"crops": batch})[0]
+        best = probs.argmax(1)
+        chosen = [
+            i
+            for i in range(len(candidates))
+            if best[i] != NONE and probs[i, best[i]] >= self.threshold
+        ]
+        if not chosen:
+            return []
+        points = np.array([(candidates[i].cx, candidates[i].cy) for i in chosen])
+        sizes = np.array([candidates[i].length for i in chosen]) / LENGTH_PER_HEIGHT
+        local = scale_field(points, sizes)
+        found = [
+            _index(candidates[i], int(best[i]), float(probs[i, best[i]]), card_height or local(p))
+            for i, p in zip(chosen, points, strict=True)
+        ]
+        return [CardRead(c.code, c.quad, c.score, c.indices) for c in place(found)]
+
+
+def _index(candidate: Candidate, output: int, score: float, height: float) -> IndexRead:
+    up = np.array([candidate.ux, candidate.uy]) * (-1 if output % 2 else 1)
+    down, right = -up, np.array([-up[1], up[0]])
+    centre = np.array([candidate.cx, candidate.cy])
+    half = candidate.length / 2
+    quad = np.array(
+        [
+            centre + a * half * 0.5 * right + b * half * down
+            for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+        ]
+    )
+    return IndexRead(FACES[output // 2], score, centre, right, down, height, quad)
