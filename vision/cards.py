@@ -25,6 +25,7 @@ from engine.gouji.cards import Card
 from engine.gouji.notation import parse_card
 from vision.card_candidates import FACES, NONE, Candidate, crops, find
 from vision.card_places import LENGTH_PER_HEIGHT, IndexRead, place, scale_field
+from vision.detector_backends import DetectorError, onnx_session
 from vision.image_limits import size_problem
 
 WEIGHTS = Path(__file__).resolve().parents[1] / "models" / "weights" / "cards.onnx"
@@ -52,14 +53,11 @@ class CardRead:
 
 
 def _session(path: Path):  # type: ignore[no-untyped-def]
-    import onnxruntime as ort  # noqa: PLC0415 - loaded only when a reader is built
-
-    if not path.is_file():
-        raise CardReaderError(f"card weights not found: {str(path)!r}")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 2
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    """The card network's ONNX session (the detectors' loader), or :class:`CardReaderError`."""
+    try:
+        return onnx_session(path)
+    except DetectorError as exc:
+        raise CardReaderError(f"card {exc}") from exc
 
 
 def decode(data: bytes, name: str = "image") -> np.ndarray:
