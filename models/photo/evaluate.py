@@ -82,12 +82,15 @@ def views(samples: Iterator[Sample]) -> Iterator[Sample]:
 
 def photo_reader(full: bool = False, cut: float | None = None) -> Reader:
     """The photo reader, its tiles reported from ``cut`` (default: the runtime's)."""
-    from vision.photo import PHOTO_MIN_CONFIDENCE, PhotoReader
+    from vision.photo import PhotoReader
 
     reader = PhotoReader()
-    least = PHOTO_MIN_CONFIDENCE if cut is None else cut
+    if cut is None:  # the runtime's reporting: its cut, and the tiles a sure reading vouches for
+        return lambda image: [
+            (t.tile, t.box) for t in reader.read(image, full=full) if t.reported()
+        ]
     return lambda image: [
-        (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= least
+        (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= cut
     ]
 
 

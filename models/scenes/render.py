@@ -5,7 +5,8 @@
 
 Run it from the repository root with Blender's Python module installed in its own virtual
 environment (``pip install '.[render]'`` there, or ``pip install bpy``). A seed already rendered
-is skipped, so a run can be stopped and started again; ``--faces camerash-eval`` renders the
+is skipped, so a run can be stopped and started again; ``--front`` renders standing tiles
+through a low camera (models.scenes.front); ``--faces camerash-eval`` renders the
 evaluation scenes with the held-out real faces only.
 """
 
@@ -16,6 +17,7 @@ import json
 import time
 from pathlib import Path
 
+from models.scenes.front import front_plan
 from models.scenes.hands import hand_plan
 from models.scenes.plan import random_plan
 
@@ -36,6 +38,7 @@ def render_seeds(
     empty: float = 0.08,
     percent: int = 100,
     hands: bool = False,
+    front: bool = False,
 ) -> int:
     from models.scenes.blender_scene import render
 
@@ -46,7 +49,10 @@ def render_seeds(
         label_file = out / "labels" / f"{seed:06d}.json"
         if label_file.exists():
             continue
-        plan, truth = hand_plan(seed) if hands else (random_plan(seed, empty=empty), None)
+        if hands:
+            plan, truth = hand_plan(seed)
+        else:
+            plan, truth = (front_plan(seed) if front else random_plan(seed, empty=empty)), None
         if faces is not None:
             plan["style"]["faces"] = faces
         started = time.perf_counter()
@@ -80,6 +86,7 @@ def main() -> None:
     parser.add_argument("--empty", type=float, default=0.08, help="share of scenes with no tile")
     parser.add_argument("--percent", type=int, default=100, help="resolution, percent of 640x480")
     parser.add_argument("--hands", action="store_true", help="revealed winning hands (truth kept)")
+    parser.add_argument("--front", action="store_true", help="standing tiles, a low camera")
     args = parser.parse_args()
     count = render_seeds(
         args.assets,
@@ -91,6 +98,7 @@ def main() -> None:
         empty=args.empty,
         percent=args.percent,
         hands=args.hands,
+        front=args.front,
     )
     print(f"rendered {count} scene(s) into {args.out}")
 

@@ -143,3 +143,17 @@ def test_a_box_crop_shows_the_tile_as_it_is_never_mirrored(turn: float, ratio: f
     crop = warp_crop(image, upright_quads(box)[0], (36, 48), pad=0.0)
     quarter = crop.reshape(2, 24, 2, 18, 3).mean(axis=(1, 3, 4))  # the four quarters' brightness
     assert quarter[0, 0] < min(quarter[0, 1], quarter[1, 0], quarter[1, 1]) - 60
+
+
+def test_a_weak_box_is_reported_only_when_a_sure_reading_vouches_for_it() -> None:
+    corners = box_corners((0, 0, 30, 40), 0)
+    sure_face_weak_box = PhotoTile("5p", corners, 0.22 * 0.97, box_score=0.22)
+    unsure_face_weak_box = PhotoTile("5p", corners, 0.22 * 0.8, box_score=0.22)
+    too_weak_box = PhotoTile("5p", corners, 0.15 * 0.99, box_score=0.15)
+    a_back = PhotoTile("back", corners, 0.25 * 0.99, box_score=0.25)
+    strong = PhotoTile("5p", corners, 0.5, box_score=0.9)
+    assert sure_face_weak_box.reported() and sure_face_weak_box.doubted
+    assert not unsure_face_weak_box.reported()
+    assert not too_weak_box.reported()
+    assert not a_back.reported()
+    assert strong.reported() and not strong.vouched
