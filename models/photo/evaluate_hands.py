@@ -62,7 +62,7 @@ def truth_request(truth: dict) -> WinRequest:
 def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> HandTally:
     from vision.hand_photo import read_hand
     from vision.photo import PhotoReader
-    from vision.photo_score import score_reading
+    from vision.photo_alternatives import score_photo_tiles
 
     rules = find_rules(rules_name)
     reader = PhotoReader()
@@ -73,7 +73,8 @@ def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> Ha
             continue
         expected = truth_request(truth)
         want = rules.score(expected)
-        reading = read_hand(reader.read(cv2.imread(str(image_path))))
+        tiles = reader.read(cv2.imread(str(image_path)))
+        reading = read_hand(tiles)
         base = WinRequest(
             expected.hand,
             expected.win_tile,
@@ -83,7 +84,7 @@ def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> Ha
             flowers=min(len(reading.flowers), 8),
         )
         chosen = None if truth["self_drawn"] else expected.win_tile
-        scored = score_reading(reading, chosen, base, rules)
+        scored = score_photo_tiles(tiles, chosen, base, rules)
         right = (scored.result.total, scored.result.valid) == (want.total, want.valid)
         tally.hands += 1
         tally.right += right

@@ -19,6 +19,7 @@ from tests.vision.test_hand_photo import camera, lay, photo
 from tilesight.cli import main
 from vision.detector_backends import DetectorError
 from vision.hand_photo import read_hand
+from vision.photo_alternatives import score_photo_tiles
 from vision.photo_score import ScoredPhoto, score_reading
 
 HAND = "1f _ 1m 2m 3m 4p 5p 6p 9s _ 5p 5p* 5p _ back C C back _ 9s"  # 9s laid apart: self-drawn
@@ -228,3 +229,29 @@ def test_a_blank_photo_is_never_final(tmp_path: Path, reader_ready: None) -> Non
     assert code in (2, 3)
     assert code == 3 or "no tiles found" in err
     assert cv2.imread(str(annotated)).shape == (1200, 1600, 3)
+
+
+def _scored_with_runners_up(layout: str, **kinds: str) -> ScoredPhoto:
+    base = WinRequest(parse_hand(""), parse_tile("1m"), flowers=1)
+    return score_photo_tiles(photo(layout, **kinds), None, base, find_rules("mcr"))
+
+
+def test_a_doubted_tile_that_breaks_the_win_is_read_as_its_runner_up_and_named() -> None:
+    misread = HAND.replace("4p 5p 6p", "4p 5p 7s")  # the 6p read as 7s, 6p its runner-up
+    as_read = _scored(misread, **{"7s": "doubt"})
+    assert not as_read.result.valid
+    scored = _scored_with_runners_up(misread, **{"7s": "doubt"})
+    assert scored.notation == EXPECTED and scored.result.valid
+    assert scored.result.total == _scored(HAND).result.total
+    assert scored.provisional
+    changed = [d for d in scored.doubts if d.kind == "read_as_runner_up"]
+    assert len(changed) == 1 and "7s read as 6p" in changed[0].message
+
+
+def test_a_sure_misread_or_a_winning_reading_is_never_changed() -> None:
+    misread = HAND.replace("4p 5p 6p", "4p 5p 7s")
+    sure = _scored_with_runners_up(misread)  # 7s read surely: nothing to try
+    assert not sure.result.valid and "read_as_runner_up" not in {d.kind for d in sure.doubts}
+    winning = _scored_with_runners_up(HAND, C="doubt")  # a win as read, with a doubt
+    assert winning.notation == EXPECTED
+    assert "read_as_runner_up" not in {d.kind for d in winning.doubts}

@@ -6,6 +6,8 @@ scored like ``tilesight score HAND``. The winning tile is ``--win-tile`` (taken 
 hand, or added to a hand a tile short: a discard won on, not laid down), else the tile laid
 apart, else the best-scoring tile (doubted when the choice changes the total or the tile was
 not seen). A win on the tile laid apart is self-drawn. ``--flowers`` overrides the flowers read.
+Tiles that make no valid win as read are tried with one doubted tile read as its runner-up
+(:mod:`vision.photo_alternatives`); a change that makes a win is shown, named as a doubt.
 
 The total is **provisional** whenever anything is doubted: a tile read unsure, a group that is
 no meld, a back where a face belongs, a count other than 14, a fifth copy, tiles that make no
@@ -27,8 +29,8 @@ from engine.notation import Hand, NotationError, parse_tile
 from engine.rulesets import RuleSet, WinRequest
 from engine.tiles import Wind
 from vision.hand_photo import read_hand
+from vision.photo_alternatives import score_photo_tiles
 from vision.photo_hand import GroupKind, PhotoHand, TileGroup
-from vision.photo_score import score_reading
 
 PROVISIONAL_EXIT = 3
 
@@ -65,7 +67,8 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     if args.flowers is None:
         base = replace(base, flowers=min(len(reading.flowers), 8))
     chosen = parse_tile(args.win_tile) if args.win_tile else None
-    scored = score_reading(reading, chosen, base, rules)
+    scored = score_photo_tiles(tiles, chosen, base, rules)
+    reading = scored.reading
     result = scored.result
     if args.json:
         print(json.dumps(scored.to_json(), ensure_ascii=False))
