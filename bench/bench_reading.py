@@ -88,7 +88,8 @@ def main() -> None:
                 start = time.perf_counter()
                 found = detector.detect_table(canvas)
                 seconds[key] += time.perf_counter() - start
-                samples[key].append(Sample(truth, [(d.tile, d.box, d.confidence) for d in found]))
+                predicted = [(str(d.face), d.box, d.confidence) for d in found]
+                samples[key].append(Sample(truth, predicted))
         for key, sample in samples.items():
             read = reading_errors(sample, names)
             under = ", ".join(f"{n} {v:.3f}" for n, v in read.under)

@@ -39,6 +39,7 @@ from vision.detector_backends import (
     nms,
     onnx_session,
 )
+from vision.faces import BACK, Face, face, is_flower
 from vision.layout import TILE_W
 from vision.row_fill import locate_in_rows
 from vision.square_boxes import reread_unsure_faces, settle_square_boxes
@@ -50,14 +51,14 @@ EXPERT_NAME = "expert-int8.onnx"  # the second-opinion classifier the runtime lo
 
 @dataclass(frozen=True)
 class Detection:
-    tile: str  # engine notation ("5p", "E", "3f") or "back"
+    face: Face  # a tile (engine Tile) or BACK; str() gives "5p", "E", "3f" or "back"
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
     confidence: float
     orientation: int  # 0/90/180/270: how far the face is turned counter-clockwise
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "tile": self.tile,
+            "tile": str(self.face),
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 4),
             "orientation": self.orientation,
@@ -102,8 +103,7 @@ class Detector:
         default the committed one, loaded when first needed. ``reread_unsure``: read unsure
         faces on a table again in a tile-sized box (vision.square_boxes; off for benchmarks).
         ``expert``: the second-opinion classifier (models/training/expert.py; the committed one
-        unless
-        ``use_expert`` is False) read on crops whose best kind still scores under
+        unless ``use_expert`` is False) read on crops whose best kind still scores under
         ``expert_below``, its probabilities mixed in with ``expert_weight`` (a weighted mean).
         ``reader_power``: a face's confidence is the box score times the reader's probability
         raised to this (1, a plain product, was kept: see docs/benchmarks.md)."""
@@ -146,11 +146,11 @@ class Detector:
         h, w = image.shape[:2]
         x1, y1, x2, y2 = found.box
         shown = min(min(x2, w) - max(x1, 0), min(y2, h) - max(y1, 0))  # inside the image
-        if not found.tile.endswith("f") or shown < MIN_SIDE:
+        if not is_flower(found.face) or shown < MIN_SIDE:
             return found
         name, upside_down, probability = self.closeup.flower(image, found.box)
         orientation = (90 if is_sideways(found.box) else 0) + 180 * upside_down
-        return Detection(name, found.box, box_score * probability, orientation)
+        return Detection(face(name), found.box, box_score * probability, orientation)
 
     def detect_table(self, canvas: np.ndarray, memory: CropMemory | None = None) -> list[Detection]:
         """Detections on an already rectified CANVAS x CANVAS table, in canvas pixels; with a
@@ -206,7 +206,7 @@ class Detector:
         out: list[Detection] = []
         for box, score in zip(boxes[plain_back], scores[plain_back], strict=True):
             orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0
-            out.append(Detection("back", _box(box), float(score), orientation))
+            out.append(Detection(BACK, _box(box), float(score), orientation))
         faces, face_scores = boxes[~plain_back], scores[~plain_back]
         if len(faces) == 0:
             return out
@@ -224,11 +224,12 @@ class Detector:
             faces, face_scores, probs, kinds, outputs, strict=True
         ):
             name, orientation = decode(int(output), box)
-            if table and name != "back":
+            seen = face(name)
+            if table and seen is not BACK:
                 orientation = _seat_orientation(row, int(output), box, orientation)
             confidence = float(score) * float(kind_row.max()) ** self.reader_power
-            found = Detection(name, _box(box), confidence, orientation)
-            if source is not None and name.endswith("f"):
+            found = Detection(seen, _box(box), confidence, orientation)
+            if source is not None and is_flower(seen):
                 found = self._closeup_in_window(found, source, float(score))
             out.append(found)
         return out
@@ -239,9 +240,9 @@ class Detector:
         image, scale, left, top = source
         x1, y1, x2, y2 = found.box
         box = ((x1 + left) / scale, (y1 + top) / scale, (x2 + left) / scale, (y2 + top) / scale)
-        in_image = Detection(found.tile, box, found.confidence, found.orientation)
+        in_image = Detection(found.face, box, found.confidence, found.orientation)
         read = self.read_closeup(image, in_image, box_score)  # as it was if too small
-        return Detection(read.tile, found.box, read.confidence, read.orientation)
+        return Detection(read.face, found.box, read.confidence, read.orientation)
 
     def _detect_windows(self, image: np.ndarray) -> list[Detection]:
         scale = CANVAS_TILE_W / self.tile_px
@@ -264,7 +265,7 @@ class Detector:
                         (x2 + left) / scale,
                         (y2 + top) / scale,
                     )
-                    found.append(Detection(d.tile, box, d.confidence, d.orientation))
+                    found.append(Detection(d.face, box, d.confidence, d.orientation))
         if not found:
             return []
         keep = nms(np.array([d.box for d in found]), np.array([d.confidence for d in found]), 0.5)
@@ -295,5 +296,5 @@ def _map_box(d: Detection, matrix: np.ndarray) -> Detection:
     mapped = cv2.perspectiveTransform(corners, matrix).reshape(-1, 2)
     (x1, y1), (x2, y2) = mapped.min(axis=0), mapped.max(axis=0)
     return Detection(
-        d.tile, (float(x1), float(y1), float(x2), float(y2)), d.confidence, d.orientation
+        d.face, (float(x1), float(y1), float(x2), float(y2)), d.confidence, d.orientation
     )

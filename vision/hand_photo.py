@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from engine.notation import NotationError, format_meld, parse_tile
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile, meld_shape_problem
+from vision.faces import BACK, Face
 from vision.hand_photo_rows import TilePose, hand_rows, one_per_tile, owner_up, pose, split_at_gaps
 from vision.hand_row import HandRow, split_hand_row
 from vision.layout import TILE_W
@@ -30,7 +31,7 @@ def read_hand(photo_tiles: Sequence[PhotoTile]) -> PhotoHand:
 
 @dataclass
 class _Seen:  # a tile as vision.hand_row reads it
-    tile: str
+    face: Face
     sideways: bool
 
 
@@ -137,7 +138,7 @@ class _Reading:
         """``members`` read as one group laid touching, by the overhead camera's rules. A back
         counts as upright: its quad's turn is a guess (seen slanted, an upright tile's length
         can look shorter than its width), and only concealed kongs show backs."""
-        seen = [_Seen(self.tiles[i].tile, self._turned(i)) for i in members]
+        seen = [_Seen(self.kinds[i] or BACK, self._turned(i)) for i in members]  # known kinds
         return split_hand_row([(k * TILE_W, (k + 1) * TILE_W, s) for k, s in enumerate(seen)])
 
     def _turned(self, i: int) -> bool:

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.tiles import RelativeSeat, Tile
+from vision.faces import BACK, Face, is_flower
 from vision.layout import TILE_W
 
 
 class Seen(Protocol):
-    """A stabilised tile: its kind (or ``back``) and whether it lies turned."""
+    """A stabilised tile: its face (a tile or ``BACK``) and whether it lies turned."""
 
-    tile: str
+    face: Face
     sideways: bool
 
 
@@ -54,13 +55,10 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     flowers the seat set aside. A single face laid alone to the right of the other revealed
     tiles of a whole hand is noted as ``apart``: a self-drawn winning tile is laid apart for
     checking (单摆); in a hand a tile short, the gap is more likely the missing tile's."""
-    flowers = tuple(
-        Tile.parse(item[2].tile)
-        for item in sorted(items, key=lambda item: item[0])
-        if _is_flower(item[2].tile)
-    )
+    in_order = [track for _, _, track in sorted(items, key=lambda item: item[0])]
+    flowers = tuple(track.face for track in in_order if is_flower(track.face))
     groups: list[list[tuple[float, float, Seen]]] = []
-    rest = [item for item in items if not _is_flower(item[2].tile)]
+    rest = [item for item in items if not is_flower(item[2].face)]
     for item in sorted(rest, key=lambda item: item[0]):
         if groups and item[0] - groups[-1][-1][1] < 0.2 * TILE_W:
             groups[-1].append(item)
@@ -73,20 +71,20 @@ def split_hand_row(items: Sequence[tuple[float, float, Seen]]) -> HandRow:
     face_down = 0
     loose: list[tuple[Tile, ...]] = []  # the revealed groups, from the owner's left
     for whole in groups:
-        names = [track.tile for _, _, track in whole]
-        faces = set(names) - {"back"}
+        shown = [track.face for _, _, track in whole]
+        faces = {seen for seen in shown if seen is not BACK}
         upright = not any(track.sideways for _, _, track in whole)
-        if len(whole) == 4 and upright and len(faces) <= 1 and "back" in names:
+        if len(whole) == 4 and upright and len(faces) <= 1 and BACK in shown:
             if faces:
-                kongs.append(Tile.parse(faces.pop()))
+                kongs.append(faces.pop())
             else:
                 face_down += 1
             continue
-        group = [item for item in whole if item[2].tile != "back"]
+        group = [(track.face, track.sideways) for _, _, track in whole if track.face is not BACK]
         if not group:
             continue
-        turned = [i for i, (_, _, track) in enumerate(group) if track.sideways]
-        tiles = tuple(Tile.parse(track.tile) for _, _, track in group)
+        turned = [i for i, (_, sideways) in enumerate(group) if sideways]
+        tiles = tuple(tile for tile, _ in group)
         pieces = _touching_melds(tiles, turned) if len(turned) > 1 else None
         if len(turned) == 1 and len(group) in (3, 4):
             melds.append(_meld(tiles, turned[0]))
@@ -149,7 +147,3 @@ def _could_be_meld(tiles: tuple[Tile, ...]) -> bool:
     ranks = sorted(t.rank for t in tiles)
     same_suit = len({t.suit for t in tiles}) == 1 and tiles[0].is_numbered
     return len(tiles) == 3 and same_suit and ranks == list(range(ranks[0], ranks[0] + 3))
-
-
-def _is_flower(name: str) -> bool:
-    return len(name) == 2 and name[1] == "f"

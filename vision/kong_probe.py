@@ -22,6 +22,7 @@ import numpy as np
 from vision.crops import crop_tile, kind_probabilities
 from vision.detector import Detection
 from vision.detector_backends import CANVAS
+from vision.faces import BACK, Face
 from vision.layout import HAND_V, TILE_W, to_table
 from vision.zones import place_of
 
@@ -51,7 +52,7 @@ def _groups(found: list[Detection], strong: float) -> list[tuple[int, list[Detec
     its neighbour, the next meld 1.375)."""
     rows: dict[int, list[tuple[float, Detection]]] = {}
     for d in found:
-        if d.confidence < (min(strong, WEAK_BACK) if d.tile == "back" else strong):
+        if d.confidence < (min(strong, WEAK_BACK) if d.face is BACK else strong):
             continue
         x, y = _centre(d) / CANVAS
         place = place_of(float(x), float(y))
@@ -82,7 +83,7 @@ def _candidates(seat: int, group: list[Detection], strong: float) -> list[list[D
         return kinds
     runs: list[list[Detection]] = [[]]
     for d in group:
-        if d.tile == "back":
+        if d.face is BACK:
             runs[-1].append(d)
         elif runs[-1]:
             runs.append([])
@@ -100,12 +101,12 @@ def _by_kind(group: list[Detection]) -> list[list[Detection]]:
     half each way (the touching end tiles of two kongs side by side)."""
     parts: list[list[Detection]] = [[]]
     backs: list[Detection] = []  # backs since the last face
-    kind = None
+    kind: Face | None = None
     for d in group:
-        if d.tile == "back":
+        if d.face is BACK:
             backs.append(d)
             continue
-        if kind is not None and d.tile != kind and backs:
+        if kind is not None and d.face != kind and backs:
             half = (len(backs) + 1) // 2
             parts[-1] += backs[:half]
             parts.append(backs[half:])
@@ -113,7 +114,7 @@ def _by_kind(group: list[Detection]) -> list[list[Detection]]:
             parts[-1] += backs
         backs = []
         parts[-1].append(d)
-        kind = d.tile
+        kind = d.face
     parts[-1] += backs
     return parts
 
@@ -122,13 +123,13 @@ def _kong_part(seat: int, group: list[Detection], strong: float) -> bool:
     """Upright tiles, one kind's faces: fewer than four, or four with a back among them; or
     backs alone, fewer than four or four with one under ``strong`` (a kong laid all face down,
     backs not found or found weakly)."""
-    names = [d.tile for d in group]
+    shown = [d.face for d in group]
     upright = all(_upright(d, seat) for d in group)
-    faces = set(names) - {"back"}
+    faces = set(shown) - {BACK}
     if not faces:
         weak = any(d.confidence < strong for d in group)
         return upright and (len(group) < KONG or (len(group) == KONG and weak))
-    short = len(group) < KONG or (len(group) == KONG and "back" in names)
+    short = len(group) < KONG or (len(group) == KONG and BACK in shown)
     return short and len(faces) == 1 and upright
 
 
@@ -168,14 +169,14 @@ def probe_kong_backs(
             tile = seen
             if not any(d is seen for d in out):
                 continue  # replaced by an earlier group's search
-            if seen.tile == "back" and seen.confidence < min_back:
+            if seen.face is BACK and seen.confidence < min_back:
                 back = back_probability(seen.box)
                 if back >= min_back:
-                    tile = Detection("back", seen.box, back, seen.orientation)
+                    tile = Detection(BACK, seen.box, back, seen.orientation)
                     out[out.index(seen)] = tile
             members.append(tile)
         pitch = _pitch(seat)
-        faces = [d for d in group if d.tile != "back"]
+        faces = [d for d in group if d.face is not BACK]
         # two faces side by side: the kong's backs are the slots just beyond them, no further
         reach, outer = (1, faces) if len(faces) > 1 else (KONG - 1, group)
         ends = sorted(outer, key=lambda d: float(_centre(d) @ pitch))
@@ -190,7 +191,7 @@ def probe_kong_backs(
                 weak = _weak_holders(box, out, strong)
                 back = 0.0
                 # a weak back found there is no felt (backs can share the felt's colour)
-                seen_back = weak is not None and any(out[i].tile == "back" for i in weak)
+                seen_back = weak is not None and any(out[i].face is BACK for i in weak)
                 bare = empty_at is not None and not seen_back and empty_at(*_table_point(box))
                 beside = _next_to_another_group(box, seat, members, out, strong)
                 if weak is not None and not bare and not beside:
@@ -200,7 +201,7 @@ def probe_kong_backs(
                     continue
                 orientation = 90 if box[2] - box[0] > box[3] - box[1] else 0
                 out = [d for i, d in enumerate(out) if i not in weak]
-                members.append(Detection("back", box, back, orientation))
+                members.append(Detection(BACK, box, back, orientation))
                 out.append(members[-1])
                 sides[direction] = (end, steps + 1)
                 if len(members) == KONG:
@@ -225,11 +226,11 @@ def _next_to_another_group(
     x1, y1, x2, y2 = box
     centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
     reach = 1.2 * TILE_W * CANVAS
-    kinds = {d.tile for d in group} - {"back"}
+    kinds = {d.face for d in group} - {BACK}
     return any(
         d.confidence >= strong
-        and d.tile != "back"
-        and (d.tile not in kinds or not _upright(d, seat))
+        and d.face is not BACK
+        and (d.face not in kinds or not _upright(d, seat))
         and all(d is not g for g in group)
         and np.linalg.norm(_centre(d) - centre) < reach
         for d in found

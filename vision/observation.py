@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.tiles import Tile
+from vision.faces import Face
 from vision.hand_row import MeldObservation
 
 
 @dataclass(frozen=True)
 class TableDetection:
-    """One detection in table units (centre) with its kind; ``sideways`` from the box shape."""
+    """One detection in table units (centre) with what it shows; ``sideways`` from the box
+    shape."""
 
-    tile: str
+    face: Face
     x: float
     y: float
     sideways: bool

@@ -58,7 +58,7 @@ def table_detections(found: list[Detection]) -> list[TableDetection]:
         x1, y1, x2, y2 = d.box
         x, y = (x1 + x2) / 2 / CANVAS, (y1 + y2) / 2 / CANVAS
         wide = x2 - x1 > y2 - y1
-        out.append(TableDetection(d.tile, x, y, wide != (seat_of(x, y) % 2 == 1), d.confidence))
+        out.append(TableDetection(d.face, x, y, wide != (seat_of(x, y) % 2 == 1), d.confidence))
     return out
 
 

@@ -25,6 +25,7 @@ from statistics import median
 
 import numpy as np
 
+from vision.faces import BACK, Face
 from vision.layout import TILE_H
 from vision.observation import SeatObservation, TableDetection, TableObservation
 from vision.tracks import (
@@ -68,7 +69,7 @@ class Stabiliser:
             d
             for d in detections
             if d.confidence >= self.keep_confidence
-            and (d.tile != "back" or place_of(d.x, d.y).zone == "hand_row")
+            and (d.face is not BACK or place_of(d.x, d.y).zone == "hand_row")
         ]
         matched = self._match(dets)
         seen = set(matched.values())
@@ -84,12 +85,12 @@ class Stabiliser:
             elif det.confidence >= self.min_confidence and not self._crowds_a_confirmed_tile(det):
                 self.tracks.append(
                     Track(
-                        det.tile,
+                        det.face,
                         det.x,
                         det.y,
                         det.sideways,
                         confirmed=self.confirm_frames <= 1,
-                        votes=Counter({det.tile: 1}),
+                        votes=Counter({det.face: 1}),
                         boxes=deque([(det.x, det.y)], maxlen=PLACE_FRAMES),
                     )
                 )
@@ -146,29 +147,29 @@ class Stabiliser:
             track.y = median(y for _, y in track.boxes)
         else:
             track.x, track.y = 0.7 * track.x + 0.3 * det.x, 0.7 * track.y + 0.3 * det.y
-        track.votes[det.tile] += 1
+        track.votes[det.face] += 1
         if track.confirmed:
-            self._challenge(track, det.tile)
+            self._challenge(track, det.face)
             return
         # present in N consecutive frames, and one kind read in a strict majority of them
         track.streak += 1
         track.sideways = det.sideways
         leader, count = track.votes.most_common(1)[0]
-        track.tile = leader
+        track.face = leader
         track.confirmed = (
             track.streak >= self.confirm_frames and count > sum(track.votes.values()) / 2
         )
 
-    def _challenge(self, track: Track, tile: str) -> None:
-        if tile == track.tile:
+    def _challenge(self, track: Track, seen: Face) -> None:
+        if seen == track.face:
             track.challenger_streak = 0
             return
-        if tile == track.challenger:
+        if seen == track.challenger:
             track.challenger_streak += 1
         else:
-            track.challenger, track.challenger_streak = tile, 1
+            track.challenger, track.challenger_streak = seen, 1
         if track.challenger_streak >= 2 * self.confirm_frames:
-            track.tile, track.challenger_streak = tile, 0
+            track.face, track.challenger_streak = seen, 0
 
     def _age(self, seen: set[int], empty_at: Callable[[float, float], bool] | None) -> None:
         keep = []

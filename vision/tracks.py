@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from engine.notation import NotationError
 from engine.tiles import Tile
+from vision.faces import BACK, Face
 from vision.hand_row import split_hand_row
 from vision.layout import TILE_H, TILE_W
 from vision.observation import SeatObservation, TableObservation
@@ -19,18 +21,19 @@ PLACE_FRAMES = 9  # a confirmed discard's place: the median of its last this man
 
 @dataclass
 class Track:
-    """One tile followed across frames: its kind's votes, place, and whether it is confirmed."""
+    """One tile followed across frames: the votes on its face, place, and whether it is
+    confirmed."""
 
-    tile: str
+    face: Face
     x: float
     y: float
     sideways: bool
     streak: int = 1
     confirmed: bool = False
     missing: int = 0
-    challenger: str = ""
+    challenger: Face | None = None
     challenger_streak: int = 0
-    votes: Counter[str] = field(default_factory=Counter)
+    votes: Counter[Face] = field(default_factory=Counter)
     seen_at: int = 0  # the last frame a box of its own showed it
     boxes: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=PLACE_FRAMES))
 
@@ -77,7 +80,7 @@ def table_observation(tracks: list[Track], frame: int) -> TableObservation:
     (national seed 1000: a pung of 8s read as a kong). The tile is a track not counted missing
     (a ghost of a meld pushed along is, and the tile now lying there is not), then the one seen
     most."""
-    rivers: list[list[tuple[int, int, str]]] = [[] for _ in range(4)]
+    rivers: list[list[tuple[int, int, Face]]] = [[] for _ in range(4)]
     rows: list[list[tuple[float, float, Track]]] = [[] for _ in range(4)]
     kept: list[Track] = []
     confirmed = [t for t in tracks if t.confirmed]
@@ -90,13 +93,13 @@ def table_observation(tracks: list[Track], frame: int) -> TableObservation:
             continue
         kept.append(track)
         if place.zone == "river" and place.row is not None and place.column is not None:
-            rivers[place.seat].append((place.row, place.column, track.tile))
+            rivers[place.seat].append((place.row, place.column, track.face))
         elif place.zone == "hand_row":
             half = (TILE_H if track.sideways else TILE_W) / 2
             rows[place.seat].append((place.u - half, place.u + half, track))
     seats = []
     for seat in range(4):
-        river = tuple(Tile.parse(name) for _, _, name in sorted(rivers[seat]))
+        river = tuple(_river_tile(face) for _, _, face in sorted(rivers[seat], key=_by_slot))
         row = split_hand_row(rows[seat])
         seats.append(
             SeatObservation(
@@ -111,3 +114,15 @@ def table_observation(tracks: list[Track], frame: int) -> TableObservation:
             )
         )
     return TableObservation(tuple(seats))
+
+
+def _by_slot(item: tuple[int, int, Face]) -> tuple[int, int, str]:
+    """A river's order: row, column, then (two tracks in one slot) the faces' notation."""
+    row, column, face = item
+    return row, column, str(face)
+
+
+def _river_tile(face: Face) -> Tile:
+    if face is BACK:  # backs are dropped outside hand rows: none should reach a river
+        raise NotationError(f"not a tile: {str(face)!r}")
+    return face

@@ -30,6 +30,7 @@ from engine.tiles import Wind
 from models.drawn.visible_table import VisibleTable
 from vision.calibration import Calibration
 from vision.engine_bridge import ActionBridge
+from vision.faces import face
 from vision.layout import RIVER_COLUMNS, TableSpec, layout
 from vision.observed import Observed
 from vision.reader import TableReader
@@ -230,7 +231,7 @@ def exact_frames(
     index) whose tile the camera never reads (no detection, and no felt shows there)."""
     spots = layout(spec)
     seen = [
-        TableDetection(s.name, *s.centre, sideways=s.sideways)
+        TableDetection(face(s.name), *s.centre, sideways=s.sideways)
         for s in spots
         if s.slot is None or (s.seat, s.slot[0] * RIVER_COLUMNS + s.slot[1]) not in hidden
     ]

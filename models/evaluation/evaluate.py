@@ -113,13 +113,13 @@ def rendered_scenes(  # type: ignore[no-untyped-def]
             truth.append((label.spot.name, (*lo, *hi)))
             truth_frame.append((label.spot.name, label.box))
             orientations.append(label.spot.orientation)
-        predicted = [(d.tile, d.box, d.confidence) for d in found]
+        predicted = [(str(d.face), d.box, d.confidence) for d in found]
         ours.append(Sample(truth, predicted))
         if predicted and truth:
             overlaps = iou(np.array([b for _, b in truth]), np.array([d.box for d in found]))
             for ti, (name, _) in enumerate(truth):
                 best = int(overlaps[ti].argmax())
-                if overlaps[ti, best] >= 0.5 and found[best].tile == name != "back":
+                if overlaps[ti, best] >= 0.5 and str(found[best].face) == name != "back":
                     orient_n += 1
                     orient_ok += found[best].orientation == orientations[ti]
         if other is not None:

@@ -15,6 +15,7 @@ from models.art.faces import class_names, load_faces
 from models.drawn.dataset import camerash_crops
 from vision.crops import crop_tile, kind_probabilities
 from vision.detector import Detection, Detector
+from vision.faces import face
 
 KIND_NAMES = class_names()[:34]
 
@@ -33,9 +34,9 @@ def real_crops(detector: Detector, shared: Path, other) -> dict:  # type: ignore
     table_right: list[bool] = []
     for (name, photo), row in zip(crops, kinds, strict=True):
         h, w = photo.shape[:2]
-        read = Detection(names[int(row.argmax())], (0, 0, w, h), float(row.max()), 0)
-        table_right.append(read.tile == name)
-        right.setdefault(name, []).append(detector.read_closeup(photo, read, 1.0).tile == name)
+        read = Detection(face(names[int(row.argmax())]), (0, 0, w, h), float(row.max()), 0)
+        table_right.append(str(read.face) == name)
+        right.setdefault(name, []).append(str(detector.read_closeup(photo, read, 1.0).face) == name)
     result: dict = {
         "crops": len(crops),
         "accuracy": float(np.mean([v for vs in right.values() for v in vs])),

@@ -98,7 +98,9 @@ def table_reader() -> Reader:
     from vision.detector import Detector
 
     detector = Detector()
-    return lambda image: [(d.tile, d.box) for d in detector.detect(image) if d.confidence >= 0.3]
+    return lambda image: [
+        (str(d.face), d.box) for d in detector.detect(image) if d.confidence >= 0.3
+    ]
 
 
 def peer_reader() -> Reader:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from vision.calibration import Calibration
 from vision.detector import Detection
 from vision.detector_backends import CANVAS
+from vision.faces import face
 from vision.layout import TableSpec, layout
 from vision.observed import to_json
 from vision.reader import TableReader
@@ -22,13 +23,13 @@ def perfect_boxes(spec: TableSpec) -> list[Detection]:
         corners = spot.corners() * CANVAS
         x1, y1 = corners.min(axis=0)
         x2, y2 = corners.max(axis=0)
-        found.append(Detection(spot.name, (x1, y1, x2, y2), 0.95, spot.orientation))
+        found.append(Detection(face(spot.name), (x1, y1, x2, y2), 0.95, spot.orientation))
     return found
 
 
 def meld_events(reader: TableReader, spec: TableSpec, frames: int = 6) -> list[dict[str, object]]:
     """The meld events (``meld``, ``meld_unreadable``) of ``frames`` frames of ``spec``."""
-    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    spots = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(frames):
         events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))
@@ -37,7 +38,7 @@ def meld_events(reader: TableReader, spec: TableSpec, frames: int = 6) -> list[d
 
 def play_events(reader: TableReader, spec: TableSpec, frames: int = 4) -> list[tuple[object, ...]]:
     """(type, seat, tile or kind, inferred) of the discards and melds of ``frames`` frames."""
-    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    spots = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(frames):
         events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))
@@ -50,7 +51,7 @@ def play_events(reader: TableReader, spec: TableSpec, frames: int = 4) -> list[t
 
 def revealed_hands(reader: TableReader, spec: TableSpec) -> list[object]:
     """The tiles of each ``hand_revealed`` event of four frames of ``spec``."""
-    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    spots = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
     events: list[dict[str, object]] = []
     for _ in range(4):
         events += map(to_json, reader.process_table(spots, empty_at=lambda x, y: True))

@@ -14,6 +14,7 @@ from vision.closeup import CLOSEUP_H, CLOSEUP_W, MIN_SIDE, CloseupReader, closeu
 from vision.crops import TILE_NAMES, kind_probabilities
 from vision.detector import Detection, Detector
 from vision.detector_backends import WEIGHTS
+from vision.faces import face
 
 FLOWERS = [f"{rank}f" for rank in range(1, 9)]
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"
@@ -72,17 +73,17 @@ def test_our_own_flower_faces_read_right_both_ways_up(reader: CloseupReader, fac
 def test_only_large_flowers_are_re_read(faces) -> None:
     detector = Detector()
     photo = cv2.resize(faces["3f"][0], (150, 200), interpolation=cv2.INTER_CUBIC)
-    called = Detection("7f", (0, 0, 150, 200), 0.2, 0)
+    called = Detection(face("7f"), (0, 0, 150, 200), 0.2, 0)
     reread = detector.read_closeup(photo, called, box_score=0.9)
-    assert reread.tile == "3f" and reread.orientation == 0
+    assert str(reread.face) == "3f" and reread.orientation == 0
     assert 0.2 < reread.confidence <= 0.9
-    small = Detection("7f", (0, 0, MIN_SIDE - 1, 200), 0.5, 0)
+    small = Detection(face("7f"), (0, 0, MIN_SIDE - 1, 200), 0.5, 0)
     assert detector.read_closeup(photo, small, 0.9) == small
-    not_a_flower = Detection("5p", (0, 0, 150, 200), 0.9, 0)
+    not_a_flower = Detection(face("5p"), (0, 0, 150, 200), 0.9, 0)
     assert detector.read_closeup(photo, not_a_flower, 0.9) == not_a_flower
-    mostly_outside = Detection("7f", (100, -150, 250, 50), 0.5, 0)  # 50 x 50 px inside
+    mostly_outside = Detection(face("7f"), (100, -150, 250, 50), 0.5, 0)  # 50 x 50 px inside
     assert detector.read_closeup(photo, mostly_outside, 0.9) == mostly_outside
-    beyond = Detection("7f", (300, 300, 450, 500), 0.5, 0)  # in a window's padding only
+    beyond = Detection(face("7f"), (300, 300, 450, 500), 0.5, 0)  # in a window's padding only
     assert detector.read_closeup(photo, beyond, 0.9) == beyond
 
 
@@ -101,5 +102,5 @@ def test_detect_reads_real_close_up_flowers_from_full_resolution() -> None:
     for i, (_, photo) in enumerate(chosen):
         image[80:400, 20 + i * 270 : 260 + i * 270] = photo
     found = sorted(Detector(tile_px=200).detect(image), key=lambda d: d.box[0])
-    assert [d.tile for d in found] == [name for name, _ in chosen]
+    assert [str(d.face) for d in found] == [name for name, _ in chosen]
     assert all(0 < d.confidence <= 1 for d in found)

@@ -173,7 +173,7 @@ def test_a_face_called_a_confident_back_is_still_read(faces) -> None:
     canvas = cv2.GaussianBlur(canvas, (0, 0), 1.5)  # a blurred frame, as when it happens
     found = Detector(boxes=BackBoxes(np.array(boxes))).detect_table(canvas)
     overlaps = iou(np.array(boxes), np.array([d.box for d in found]))
-    read = [found[int(row.argmax())].tile for row in overlaps]
+    read = [str(found[int(row.argmax())].face) for row in overlaps]
     assert read == truth
 
 
@@ -213,4 +213,4 @@ def test_the_kind_named_is_the_likeliest_over_both_ways_up() -> None:
         reread_unsure=False,
     )
     (found,) = detector.detect_table(canvas)
-    assert found.tile == "3f" and found.confidence == pytest.approx(0.9 * 0.6, abs=1e-3)
+    assert str(found.face) == "3f" and found.confidence == pytest.approx(0.9 * 0.6, abs=1e-3)

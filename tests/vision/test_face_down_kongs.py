@@ -11,6 +11,7 @@ from engine.table import Table
 from engine.tiles import Tile
 from models.evaluation.camera_scoring import UNIT, exact_frames
 from vision.engine_bridge import ActionBridge
+from vision.faces import BACK, face
 from vision.layout import MeldSpec, TableSpec, layout
 from vision.observed import DiscardSeen, FaceDownKongSeen, HandRevealed, Observed, to_json
 from vision.reader import TableReader
@@ -61,8 +62,8 @@ def test_a_face_down_kong_is_read_once_though_a_back_flickers() -> None:
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
     spec = TableSpec()
     spec.melds[3] = [MeldSpec(["N", "N", "N"], 2), MeldSpec(["back"] * 4, -1)]
-    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
-    kong_backs = [s for s in spots if s.tile == "back" and s in spots[-4:]]
+    spots = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
+    kong_backs = [s for s in spots if s.face is BACK and s in spots[-4:]]
     events = []
     for frame in range(9):
         shown = [s for s in spots if frame % 3 != 1 or s is not kong_backs[1]]

@@ -17,6 +17,7 @@ from models.evaluation.perception_check import installed_camera
 from vision.calibration import Calibration
 from vision.detector import Detector
 from vision.engine_bridge import ActionBridge
+from vision.faces import face
 from vision.layout import (
     HAND_HALF_SPAN,
     HAND_V,
@@ -60,7 +61,7 @@ def test_flowers_in_a_hand_row_are_set_aside_not_hand_tiles(seat: int) -> None:
     spec.flowers[seat] = ["3f", "6f"]
     spec.revealed[seat] = ["1m", "2m", "3m", "9p", "9p"]
     spec.melds[seat] = [MeldSpec(["W", "W", "W"], 0)]
-    seen = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    seen = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
     observed = _observe(seen, seat)
     assert [str(t) for t in observed.flowers] == ["3f", "6f"]
     assert [str(t) for t in observed.revealed] == ["1m", "2m", "3m", "9p", "9p"]
@@ -68,10 +69,10 @@ def test_flowers_in_a_hand_row_are_set_aside_not_hand_tiles(seat: int) -> None:
     # laid by the meld at the row's other end, or touching the hand, they are still flowers
     by_meld = to_table(seat, HAND_HALF_SPAN - 4.4 * TILE_W, HAND_V)
     touching = to_table(seat, hand_start(spec, seat) + 5.5 * TILE_W, HAND_V)
-    moved = [d for d in seen if not d.tile.endswith("f")]
+    moved = [d for d in seen if not str(d.face).endswith("f")]
     moved += [
-        TableDetection("3f", *by_meld, sideways=False),
-        TableDetection("6f", *touching, False),
+        TableDetection(face("3f"), *by_meld, sideways=False),
+        TableDetection(face("6f"), *touching, False),
     ]
     assert sorted(str(t) for t in _observe(moved, seat).flowers) == ["3f", "6f"]
 
@@ -80,16 +81,22 @@ def test_a_single_tile_laid_right_of_a_revealed_hand_is_apart() -> None:
     spec = TableSpec()
     spec.revealed[2] = ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "E", "E", "2p", "4p"]
     spec.win_apart[2] = "3p"
-    observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
+    observed = _observe(
+        [TableDetection(face(s.name), *s.centre, s.sideways) for s in layout(spec)], 2
+    )
     assert observed.win_apart == Tile.parse("3p")
     assert len(observed.revealed) == 14  # the tile apart is part of the hand
     spec.revealed[2] = [*spec.revealed[2][:-2], "4p"]  # a tile short: the gap is the 2p's
-    observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
+    observed = _observe(
+        [TableDetection(face(s.name), *s.centre, s.sideways) for s in layout(spec)], 2
+    )
     assert observed.win_apart is None
     spec.revealed[2][-1:] = ["2p", "4p"]
     spec.win_apart[2] = None  # a hand laid in one row has no tile apart
     spec.revealed[2] = [*spec.revealed[2], "3p"]
-    observed = _observe([TableDetection(s.name, *s.centre, s.sideways) for s in layout(spec)], 2)
+    observed = _observe(
+        [TableDetection(face(s.name), *s.centre, s.sideways) for s in layout(spec)], 2
+    )
     assert observed.win_apart is None
 
 

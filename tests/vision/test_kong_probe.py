@@ -11,6 +11,7 @@ import pytest
 from vision.crops import BACK_INDEX, CLASSES_OUT
 from vision.detector import Detection
 from vision.detector_backends import CANVAS
+from vision.faces import BACK, face
 from vision.kong_probe import probe_kong_backs
 from vision.layout import MeldSpec, TableSpec, TileSpot, layout
 from vision.stabiliser import Stabiliser
@@ -60,9 +61,9 @@ def _kong_table(seat: int, names: list[str]) -> TableSpec:
 )
 def test_a_kongs_unseen_backs_are_read_and_it_reads_as_a_kong(seat: int, names: list[str]) -> None:
     canvas, spots = _table(_kong_table(seat, names))
-    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
+    seen = [Detection(face(s.name), _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
     found = probe_kong_backs(canvas, seen, StandIn())
-    added = [d for d in found if d.tile == "back"]
+    added = [d for d in found if d.face is BACK]
     backs = [_box(s) for s in spots if s.name == "back"]
     assert len(added) == len(backs)
     for d in added:
@@ -78,11 +79,11 @@ def test_only_short_upright_groups_of_one_kind_are_probed_and_felt_is_never_read
     spec.melds[0] = [MeldSpec(["2p", "3p", "4p"], 0), MeldSpec(["N", "N", "N"], 2)]
     spec.revealed[0] = ["1s", "1s", "5s", "6s", "7s", "E", "E", "E"]
     canvas, spots = _table(spec)
-    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots]
+    seen = [Detection(face(s.name), _box(s), 0.9, s.orientation) for s in spots]
     reader = StandIn()
     assert probe_kong_backs(canvas, seen, reader) == seen
     assert reader.crops == 0  # a chow, a pung with its turned tile and a hand: nothing to read
-    pung = [d for d in seen if not (d.tile == "N" and d.orientation % 180)]  # turned tile unseen
+    pung = [d for d in seen if not (str(d.face) == "N" and d.orientation % 180)]  # turned: unseen
     reader = StandIn()
     assert probe_kong_backs(canvas, pung, reader, empty_at=lambda x, y: True) == pung
     assert reader.crops == 0  # beside the two upright N lie felt and the turned N's slot
@@ -93,10 +94,10 @@ def test_only_short_upright_groups_of_one_kind_are_probed_and_felt_is_never_read
 def test_a_kong_laid_face_down_is_completed_from_one_weak_back(seat: int) -> None:
     canvas, spots = _table(_kong_table(seat, ["back"] * 4))
     backs = [s for s in spots if s.name == "back"]
-    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
-    seen.append(Detection("back", _box(backs[2]), 0.3, backs[2].orientation))  # under "strong"
+    seen = [Detection(face(s.name), _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
+    seen.append(Detection(BACK, _box(backs[2]), 0.3, backs[2].orientation))  # under "strong"
     found = probe_kong_backs(canvas, seen, StandIn(), empty_at=lambda x, y: False)
-    assert sorted(round(d.box[0] + d.box[1]) for d in found if d.tile == "back") == sorted(
+    assert sorted(round(d.box[0] + d.box[1]) for d in found if d.face is BACK) == sorted(
         round(_box(s)[0] + _box(s)[1]) for s in backs
     )
     from vision.reader import table_detections
@@ -109,7 +110,7 @@ def test_a_back_too_weak_to_start_a_search_reads_nothing() -> None:
     canvas, spots = _table(_kong_table(0, ["back"] * 4))
     backs = [s for s in spots if s.name == "back"]
     reader = StandIn()
-    seen = [Detection("back", _box(backs[1]), 0.2, backs[1].orientation)]
+    seen = [Detection(BACK, _box(backs[1]), 0.2, backs[1].orientation)]
     assert probe_kong_backs(canvas, seen, reader) == seen and reader.crops == 0
 
 
@@ -125,10 +126,10 @@ def test_two_kongs_side_by_side_joined_by_their_weak_backs_are_both_completed(se
     backs = [s for s in spots if s.name == "back"]
     along = sorted(backs, key=lambda s: float(np.mean(s.corners(), axis=0) @ _pitch(seat)))
     inner = along[1:3]  # the touching end tiles, found weakly and a little off towards each other
-    seen = [Detection(s.name, _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
+    seen = [Detection(face(s.name), _box(s), 0.9, s.orientation) for s in spots if s.name != "back"]
     for spot, direction in zip(inner, (1, -1), strict=True):
         box = np.add(_box(spot), np.tile(direction * 0.08 * _pitch(seat), 2))
-        seen.append(Detection("back", tuple(float(v) for v in box), 0.3, spot.orientation))  # type: ignore[arg-type]
+        seen.append(Detection(BACK, tuple(float(v) for v in box), 0.3, spot.orientation))  # type: ignore[arg-type]
     found = probe_kong_backs(canvas, seen, StandIn(), empty_at=lambda x, y: False)
     observed = Stabiliser(confirm_frames=1).update(table_detections(found)).seats[seat]
     assert sorted(str(t) for t in observed.concealed_kongs) == ["3m", "9s"]

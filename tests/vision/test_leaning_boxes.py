@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.tiles import Tile
 from vision.calibration import Calibration
+from vision.faces import face
 from vision.observed import to_json
 from vision.reader import TableReader
 from vision.stabiliser import Stabiliser, TableDetection
@@ -29,7 +30,7 @@ AFTER = [
 
 
 def _seen(boxes: list[tuple[str, float, float, float]]) -> list[TableDetection]:
-    return [TableDetection(name, x, y, False, conf) for name, x, y, conf in boxes]
+    return [TableDetection(face(name), x, y, False, conf) for name, x, y, conf in boxes]
 
 
 def _tiles(names: list[str]) -> tuple[Tile, ...]:
@@ -81,7 +82,7 @@ def test_two_touching_tiles_of_a_kind_in_a_laid_down_hand_stay_two() -> None:
     moved = {sevens[0]: (ax + (bx - ax) * lean, ay + (by - ay) * lean)}
     moved[sevens[1]] = (bx - (bx - ax) * lean, by - (by - ay) * lean)
     seen = [
-        TableDetection(s.name, *moved.get(i, s.centre), s.sideways, 0.8)
+        TableDetection(face(s.name), *moved.get(i, s.centre), s.sideways, 0.8)
         for i, s in enumerate(spots)
     ]
     stabiliser = Stabiliser()

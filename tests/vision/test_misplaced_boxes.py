@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.tiles import Tile
 from vision.calibration import Calibration
+from vision.faces import face
 from vision.layout import TILE_W, river_slot_centre
 from vision.observed import Observed, to_json
 from vision.reader import TableReader
@@ -25,7 +26,7 @@ def _river(count: int) -> list[TableDetection]:
     out = []
     for i, name in enumerate(RIVER[:count]):
         x, y = river_slot_centre(1, *divmod(i, 6))
-        out.append(TableDetection(name, x, y, sideways=False, confidence=0.9))
+        out.append(TableDetection(face(name), x, y, sideways=False, confidence=0.9))
     return out
 
 
@@ -34,10 +35,10 @@ def _misplaced() -> list[TableDetection]:
     river runs up the image, so a box moved toward the next column has a smaller y."""
     seen = _river(6)
     sevens, red, flower = seen[4], seen[5], seen[3]
-    seen[4] = TableDetection("7s", sevens.x, sevens.y - 0.39 * TILE_W, False, 0.46)
-    seen[5] = TableDetection("C", red.x, red.y + 0.13 * TILE_W, False, 0.78)
+    seen[4] = TableDetection(face("7s"), sevens.x, sevens.y - 0.39 * TILE_W, False, 0.46)
+    seen[5] = TableDetection(face("C"), red.x, red.y + 0.13 * TILE_W, False, 0.78)
     stray_y = (sevens.y + flower.y) / 2 + 0.1 * TILE_W  # across the 7s and the F
-    return [*seen, TableDetection("F", flower.x, stray_y, False, 0.6)]
+    return [*seen, TableDetection(face("F"), flower.x, stray_y, False, 0.6)]
 
 
 def _tiles(names: list[str]) -> tuple[Tile, ...]:

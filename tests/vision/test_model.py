@@ -61,8 +61,8 @@ def test_committed_model_reads_rendered_rivers(faces) -> None:
             overlaps = iou(np.array([label.box]), boxes)[0]
             if overlaps.size and overlaps.max() >= 0.5:
                 best = found[int(overlaps.argmax())]
-                right += best.tile == label.spot.name
-                oriented += best.tile == label.spot.name and (
+                right += str(best.face) == label.spot.name
+                oriented += str(best.face) == label.spot.name and (
                     best.orientation == label.spot.orientation
                 )
     assert total == 2 * 4 * 18

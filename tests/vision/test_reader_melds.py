@@ -6,6 +6,7 @@ import pytest
 
 from engine.tiles import RelativeSeat, Tile
 from tests.vision.exact_reading import UNIT, meld_events, perfect_boxes, play_events, revealed_hands
+from vision.faces import BACK, face
 from vision.layout import MeldSpec, TableSpec, layout
 from vision.observed import to_json
 from vision.reader import TableReader, table_detections
@@ -79,11 +80,11 @@ def test_a_concealed_kong_with_a_face_showing_is_read_once(names: list[str]) -> 
     reader = TableReader(None, UNIT, Stabiliser(confirm_frames=1, remove_frames=1))
     spec = TableSpec()
     spec.melds[2] = [MeldSpec(["W", "W", "W"], 0), MeldSpec(names, -1)]
-    spots = [TableDetection(s.name, *s.centre, sideways=s.sideways) for s in layout(spec)]
+    spots = [TableDetection(face(s.name), *s.centre, sideways=s.sideways) for s in layout(spec)]
     events = []
     for frame in range(8):
         # one frame in three a back goes unread: the group breaks up, then comes back
-        shown = [s for s in spots if frame % 3 != 1 or s.tile != "back"]
+        shown = [s for s in spots if frame % 3 != 1 or s.face is not BACK]
         events += map(to_json, reader.process_table(shown, empty_at=lambda x, y: False))
     kongs = [(e["seat"], e["tile"]) for e in events if e["type"] == "concealed_kong"]
     assert kongs == [(2, "7p")]
@@ -127,7 +128,9 @@ def test_melds_laid_touching_are_still_separate_melds() -> None:
     u, seen = 0.0, []
     for name, turned in names:
         width = TILE_H if turned else TILE_W
-        seen.append(TableDetection(name, *to_table(0, u + width / 2, HAND_V), sideways=turned))
+        seen.append(
+            TableDetection(face(name), *to_table(0, u + width / 2, HAND_V), sideways=turned)
+        )
         u += width
     observed = Stabiliser(confirm_frames=1).update(seen).seats[0]
     assert [(tuple(map(str, m.tiles)), m.source) for m in observed.melds] == [
@@ -135,5 +138,5 @@ def test_melds_laid_touching_are_still_separate_melds() -> None:
         (("3p", "1p", "2p"), RelativeSeat.UPPER),
     ]
     assert observed.revealed == ()
-    seen[4] = TableDetection("9s", seen[4].x, seen[4].y, sideways=False)  # no meld: 3p 9s 2p
+    seen[4] = TableDetection(face("9s"), seen[4].x, seen[4].y, sideways=False)  # no meld: 3p 9s 2p
     assert Stabiliser(confirm_frames=1).update(seen).seats[0].melds == ()

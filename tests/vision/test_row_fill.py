@@ -90,7 +90,7 @@ def test_the_measured_revealed_hand_reads_whole(monkeypatch: pytest.MonkeyPatch)
         found = Detector(boxes=OnnxBoxes(threshold=0.5)).detect(frame.image, calibration)  # run's
         near = [d for d in found if 580 <= (d.box[0] + d.box[2]) / 2 <= 680]
         row = [d for d in near if 190 <= (d.box[1] + d.box[3]) / 2 <= 570]
-        return [d.tile for d in sorted(row, key=lambda d: d.box[1])]
+        return [str(d.face) for d in sorted(row, key=lambda d: d.box[1])]
 
     assert read() == revealed
     sure_only = lambda boxes, scores, faces, threshold: np.flatnonzero(scores >= threshold)  # noqa: E731

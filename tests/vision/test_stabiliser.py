@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.tiles import RelativeSeat, Tile
+from vision.faces import face
 from vision.layout import MeldSpec, TableSpec, layout, river_slot_centre
 from vision.stabiliser import Stabiliser, TableDetection
 
@@ -11,7 +12,7 @@ def _river(seat: int, names: list[str]) -> list[TableDetection]:
     out = []
     for i, name in enumerate(names):
         x, y = river_slot_centre(seat, *divmod(i, 6))
-        out.append(TableDetection(name, x, y, sideways=False, confidence=0.9))
+        out.append(TableDetection(face(name), x, y, sideways=False, confidence=0.9))
     return out
 
 
@@ -47,7 +48,7 @@ def test_arm_over_the_river_deletes_nothing_and_invents_nothing() -> None:
     for _ in range(3):
         stabiliser.update(river)
     for frame in range(30):  # an arm hides tiles 2-6 for a long time, and looks like a tile
-        arm = TableDetection("C" if frame % 2 else "F", 0.52 + 0.01 * frame, 0.3, False, 0.8)
+        arm = TableDetection(face("C" if frame % 2 else "F"), 0.52 + 0.01 * frame, 0.3, False, 0.8)
         observed = stabiliser.update([river[0], arm])
         assert observed.seats[2].river == _tiles("1p 2p 3p 4p 5p 6p 7p")
     assert all(seat.river == () for i, seat in enumerate(observed.seats) if i != 2)
@@ -68,7 +69,8 @@ def test_melds_read_their_source_from_the_turned_tile_and_hand_is_separate() -> 
     spec.melds[1] = [MeldSpec(["W", "W", "W"], 0), MeldSpec(["3s", "4s", "5s"], 2)]
     spec.revealed[1] = ["1m", "1m", "2p", "3p", "4p", "9m", "9m", "9m"]
     detections = [
-        TableDetection(spot.name, *spot.centre, sideways=spot.sideways) for spot in layout(spec)
+        TableDetection(face(spot.name), *spot.centre, sideways=spot.sideways)
+        for spot in layout(spec)
     ]
     stabiliser = Stabiliser(confirm_frames=1)
     seat = stabiliser.update(detections).seats[1]
@@ -127,7 +129,7 @@ def test_a_stray_box_over_part_of_a_tile_neither_steals_its_track_nor_adds_a_til
     for _ in range(3):
         stabiliser.update(river)
     tile = river[1]
-    stray = TableDetection("2s", tile.x - 0.012, tile.y - 0.002, False, 0.45)
+    stray = TableDetection(face("2s"), tile.x - 0.012, tile.y - 0.002, False, 0.45)
     for frame in range(8):
         new = _river(1, ["P", "9s", "E"]) if frame >= 2 else river
         observed = stabiliser.update([stray, *new])
@@ -141,7 +143,7 @@ def test_a_tile_read_unsurely_stays_but_a_faint_box_on_bare_felt_keeps_nothing()
     river = _river(2, ["F", "N", "E"])
     for _ in range(2):
         stabiliser.update(river)
-    unsure = TableDetection("N", river[1].x, river[1].y, False, confidence=0.2)
+    unsure = TableDetection(face("N"), river[1].x, river[1].y, False, confidence=0.2)
     for _ in range(10):  # N's box stays, its reading drops below the voting threshold
         observed = stabiliser.update([river[0], unsure, river[2]], lambda x, y: False)
     assert observed.seats[2].river == _tiles("F N E")
@@ -159,7 +161,7 @@ def test_a_second_box_over_a_discard_is_not_a_second_discard() -> None:
     for _ in range(3):
         stabiliser.update(river)
     x, y = river[1].x, river[1].y
-    stray = TableDetection("9s", x + 0.004, y + 0.004, sideways=True, confidence=0.9)
+    stray = TableDetection(face("9s"), x + 0.004, y + 0.004, sideways=True, confidence=0.9)
     for _ in range(6):
         observed = stabiliser.update([*river, stray])
         assert observed.seats[1].river == _tiles("7s 9s 4s")
@@ -178,7 +180,7 @@ def test_a_meld_row_pushed_along_by_an_added_kong_leaves_no_ghosts() -> None:
     spec.melds[0].append(MeldSpec(["6m", "4m", "5m"], 0))
 
     def seen() -> list[TableDetection]:
-        return [TableDetection(s.name, *s.centre, s.sideways, 0.9) for s in layout(spec)]
+        return [TableDetection(face(s.name), *s.centre, s.sideways, 0.9) for s in layout(spec)]
 
     def never_empty(x: float, y: float) -> bool:  # no felt check: ghosts must go all the same
         return False
@@ -204,10 +206,10 @@ def test_two_tracks_over_one_meld_tile_are_one_tile() -> None:
 
     u = 0.3
     seen = [
-        TableDetection("8s", *to_table(2, u, HAND_V), sideways=False),
-        TableDetection("8s", *to_table(2, u + (TILE_W + TILE_H) / 2, HAND_V), sideways=True),
-        TableDetection("8s", *to_table(2, u + TILE_W + TILE_H, HAND_V), sideways=False),
-        TableDetection("8s", *to_table(2, u, HAND_V + 0.3 * TILE_H), sideways=False),  # stray
+        TableDetection(face("8s"), *to_table(2, u, HAND_V), sideways=False),
+        TableDetection(face("8s"), *to_table(2, u + (TILE_W + TILE_H) / 2, HAND_V), sideways=True),
+        TableDetection(face("8s"), *to_table(2, u + TILE_W + TILE_H, HAND_V), sideways=False),
+        TableDetection(face("8s"), *to_table(2, u, HAND_V + 0.3 * TILE_H), sideways=False),  # stray
     ]
     stabiliser = Stabiliser(confirm_frames=2)  # both boxes start tracks before either confirms
     stabiliser.update(seen)

@@ -117,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
                     if d.confidence >= (0.3 if args.min_confidence is None else args.min_confidence)
                 ]
                 tiles = [
-                    PhotoTile(d.tile, box_corners(d.box, d.orientation), d.confidence)
+                    PhotoTile(str(d.face), box_corners(d.box, d.orientation), d.confidence)
                     for d in found
                 ]
                 doc = [d.to_dict() for d in found]
