@@ -4,10 +4,12 @@ A table's calibration gives six seat zones (polygons in frame pixels, :class:`Se
 place in front of each seat where its play of the current trick lies. Each frame's reads
 (:class:`vision.cards.CardRead`) are sorted into the zones by their card's centre. A seat's
 cards count only once the same read (the same multiset of codes) holds for ``hold_frames``
-frames in a row (:class:`PlayWatcher`), the card side's counterpart of the tile stabiliser
-(:mod:`vision.stabiliser`): one odd frame, a hand reaching over or a card misread once, adds
-nothing. A steady change of a seat's zone to other cards is a play (:class:`SeenPlay`); every
-zone steady and empty after a play is the trick cleared (:class:`TrickCleared`).
+frames, none read otherwise between them (:class:`PlayWatcher`), the card side's counterpart of
+the tile stabiliser (:mod:`vision.stabiliser`): one odd frame, a hand reaching over or a card
+misread once, adds nothing. A frame that merely misses some of the cards (:func:`dropout`)
+neither counts nor breaks the run. A steady change of a seat's zone to other cards is a play
+(:class:`SeenPlay`); every zone steady and empty after a play is the trick cleared
+(:class:`TrickCleared`).
 
 The table's custom the reader relies on (docs/cards.md): each seat lays a play in its own zone,
 facing itself, and a seat playing again in the same trick first puts its earlier cards on the
@@ -83,11 +85,21 @@ class SeatZones:
         return [tuple(sorted(codes)) for codes in zones]
 
 
+def dropout(codes: tuple[str, ...], candidate: tuple[str, ...]) -> bool:
+    """Whether ``codes`` is ``candidate`` with a card or a few not found this frame (the
+    reader's usual slip: a card found is almost never read as another): some cards, at most
+    half of them, missing and none added. Such a frame neither counts nor breaks the run."""
+    if not codes or len(codes) >= len(candidate) or 2 * len(codes) < len(candidate):
+        return False
+    return not Counter(codes) - Counter(candidate)
+
+
 @dataclass
 class _Seat:
     steady: tuple[str, ...] = ()  # what counts as lying there
     candidate: tuple[str, ...] = ()
-    run: int = 0  # frames in a row the candidate was read
+    run: int = 0  # frames the candidate was read, none since read otherwise (drop-outs aside)
+    since: int = 0  # the frame the candidate was first read in
 
 
 @dataclass
@@ -110,14 +122,16 @@ class PlayWatcher:
         self.frame += 1
         out: list[SeenPlay | TrickCleared] = []
         for seat, (state, codes) in enumerate(zip(self.seats, self.zones.sort(reads), strict=True)):
-            state.run = state.run + 1 if codes == state.candidate else 1
-            state.candidate = codes
-            if state.run < self.hold_frames or codes == state.steady:
+            if codes == state.candidate:
+                state.run += 1
+            elif not dropout(codes, state.candidate):
+                state.candidate, state.run, state.since = codes, 1, self.frame
+            if state.run < self.hold_frames or state.candidate == state.steady:
                 continue
-            state.steady = codes
-            if codes:
+            state.steady = state.candidate
+            if state.steady:
                 self.live = True
-                out.append(SeenPlay(seat, codes, self.frame - self.hold_frames + 1))
+                out.append(SeenPlay(seat, state.steady, state.since))
         if self.live and not any(state.steady for state in self.seats):
             self.live = False
             out.append(TrickCleared(self.frame))
