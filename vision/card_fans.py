@@ -1,0 +1,111 @@
+"""Corner indices a fan of cards should show but the candidate finder missed.
+
+A play is laid as a fan: each card shifted along the same line by about the same step, so the
+top-left indices of its cards lie in a row, evenly spaced, all turned the same way. Where the
+indices read in such a row leave a gap about two (or three) steps wide, the fan has a card
+there whose index was not found (its ink ran into the card under it, a court frame, a shadow)
+or was cut out at a wrong size: :func:`gap_probes` gives a candidate at each such spot, the size
+and turn of its neighbours', for the network to read again. A row's first or last index may be
+the one missed, so one step past either end is read too. A probe counts only when it reads as a rank
+of its row or as a wild card (2 or a joker): a Gouji play is one rank and its wilds.
+
+>>> import numpy as np
+>>> from vision.card_places import IndexRead
+>>> right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+>>> row = [IndexRead("Kh", 0.9, np.array([x, 50.0]), right, down, 140.0, np.zeros((4, 2)))
+...        for x in (100.0, 130.0, 190.0)]
+>>> [(round(p[0][0].cx), round(p[0][0].cy)) for p in gap_probes(row, [28.0, 28.0, 28.0])]
+[(160, 50), (220, 50), (70, 50)]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.card_candidates import Candidate
+from vision.card_places import CARD_H_MM, CARD_W_MM, IndexRead
+
+#: Wild cards: they may join any play.
+WILDS = frozenset({"2", "BJ", "RJ"})
+#: How far a row's next index may sit off the row (over the card height), and how far along.
+OFF_ROW, ALONG = 0.12, (0.1, 1.1)
+#: The least confidence for a probe's read (the finder's own candidates need 0.5).
+PROBE_SCORE = 0.7
+
+
+def rank_of(code: str) -> str:
+    return code if code in ("BJ", "RJ") else code[0]
+
+
+def _next_in_row(reads: Sequence[IndexRead]) -> list[int | None]:
+    """For each read, the nearest read further along its row (same turn, on its line)."""
+    out: list[int | None] = []
+    for a in reads:
+        best, best_along = None, np.inf
+        for j, b in enumerate(reads):
+            if b is a or float(a.down @ b.down) < 0.96:
+                continue
+            gap = b.at - a.at
+            along, off = float(gap @ a.right), abs(float(gap @ a.down))
+            fits = ALONG[0] * a.height < along < ALONG[1] * a.height and off < OFF_ROW * a.height
+            if fits and along < best_along:
+                best, best_along = j, along
+        out.append(best)
+    return out
+
+
+def _rows(reads: Sequence[IndexRead]) -> list[list[int]]:
+    """Rows of two reads or more, each from its first index along to its last."""
+    following = _next_in_row(reads)
+    has_before = {j for j in following if j is not None}
+    rows = []
+    for start in range(len(reads)):
+        if start in has_before or following[start] is None:
+            continue
+        row = [start]
+        while (nxt := following[row[-1]]) is not None and nxt not in row and len(row) < 24:
+            row.append(nxt)
+        rows.append(row)
+    return rows
+
+
+def gap_probes(
+    reads: Sequence[IndexRead], lengths: Sequence[float]
+) -> list[list[tuple[Candidate, frozenset[str]]]]:
+    """Candidates in the gaps of fanned rows of ``reads`` (their blobs' long sides
+        ``lengths``) and one step past each end, each with the ranks a read of it may have; one
+        list a spot (the spot and a fifth to a quarter step either way along the row: fans are laid
+    by hand, not evenly; the best read of a spot counts)."""
+    probes: list[list[tuple[Candidate, frozenset[str]]]] = []
+    for row in _rows(reads):
+        links = [reads[b].at - reads[a].at for a, b in itertools.pairwise(row)]
+        along = [float(v @ reads[a].right) for v, a in zip(links, row, strict=False)]
+        width = reads[row[0]].height * CARD_W_MM / CARD_H_MM
+        usual = min(along)
+        step = np.median([v for v, gap in zip(links, along, strict=True) if gap < 1.5 * usual], 0)
+        spots: list[list[np.ndarray]] = []
+        for a, v, gap in zip(row, links, along, strict=False):
+            if len(links) > 1:
+                missing = round(gap / usual) - 1 if gap >= 1.7 * usual else 0
+            else:  # two read: one card between them, if far apart for a fan
+                missing = 1 if 0.55 * width < gap < 1.0 * width else 0
+                step = v / 2 if missing else step
+            for k in range(1, min(missing, 2) + 1):
+                middle = reads[a].at + v * k / (missing + 1)
+                spots.append([middle + step * d for d in (0.0, -0.2, 0.2)])
+        for end, way in ((row[-1], 1), (row[0], -1)):  # a card past either end
+            spots.append([reads[end].at + way * step * (1 + d) for d in (0.0, -0.25, 0.25)])
+        up = -reads[row[0]].down
+        length = float(np.median([lengths[i] for i in row]))
+        ranks = frozenset(rank_of(reads[i].code) for i in row) | WILDS
+        probes += [
+            [
+                (Candidate(float(at[0]), float(at[1]), float(up[0]), float(up[1]), length), ranks)
+                for at in spot
+            ]
+            for spot in spots
+        ]
+    return probes
