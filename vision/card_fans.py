@@ -14,7 +14,7 @@ of its row or as a wild card (2 or a joker): a Gouji play is one rank and its wi
 >>> right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 >>> row = [IndexRead("Kh", 0.9, np.array([x, 50.0]), right, down, 140.0, np.zeros((4, 2)))
 ...        for x in (100.0, 130.0, 190.0)]
->>> [(round(p[0][0].cx), round(p[0][0].cy)) for p in gap_probes(row, [28.0, 28.0, 28.0])]
+>>> [(round(s.candidates[0].cx), round(s.candidates[0].cy)) for s in gap_probes(row, [28.0] * 3)]
 [(160, 50), (220, 50), (70, 50)]
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -72,14 +73,23 @@ def _rows(reads: Sequence[IndexRead]) -> list[list[int]]:
     return rows
 
 
-def gap_probes(
-    reads: Sequence[IndexRead], lengths: Sequence[float]
-) -> list[list[tuple[Candidate, frozenset[str]]]]:
+@dataclass(frozen=True)
+class Spot:
+    """Where a fan's index may be: the candidates to read there (the best read counts), the
+    ranks a read may have and the row's step (px): a read within half a step of an index
+    already read is that index again."""
+
+    candidates: list[Candidate]
+    ranks: frozenset[str]
+    step: float
+
+
+def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spot]:
     """Candidates in the gaps of fanned rows of ``reads`` (their blobs' long sides
         ``lengths``) and one step past each end, each with the ranks a read of it may have; one
         list a spot (the spot and a fifth to a quarter step either way along the row: fans are laid
     by hand, not evenly; the best read of a spot counts)."""
-    probes: list[list[tuple[Candidate, frozenset[str]]]] = []
+    probes: list[Spot] = []
     for row in _rows(reads):
         links = [reads[b].at - reads[a].at for a, b in itertools.pairwise(row)]
         along = [float(v @ reads[a].right) for v, a in zip(links, row, strict=False)]
@@ -93,7 +103,7 @@ def gap_probes(
             else:  # two read: one card between them, if far apart for a fan
                 missing = 1 if 0.55 * width < gap < 1.0 * width else 0
                 step = v / 2 if missing else step
-            for k in range(1, min(missing, 2) + 1):
+            for k in range(1, min(missing, 3) + 1):
                 middle = reads[a].at + v * k / (missing + 1)
                 spots.append([middle + step * d for d in (0.0, -0.2, 0.2)])
         for end, way in ((row[-1], 1), (row[0], -1)):  # a card past either end
@@ -101,11 +111,16 @@ def gap_probes(
         up = -reads[row[0]].down
         length = float(np.median([lengths[i] for i in row]))
         ranks = frozenset(rank_of(reads[i].code) for i in row) | WILDS
+        size = float(np.linalg.norm(step))
         probes += [
-            [
-                (Candidate(float(at[0]), float(at[1]), float(up[0]), float(up[1]), length), ranks)
-                for at in spot
-            ]
-            for spot in spots
+            Spot(
+                [
+                    Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), length)
+                    for p in at
+                ],
+                ranks,
+                size,
+            )
+            for at in spots
         ]
     return probes

@@ -131,29 +131,26 @@ class CardReader:
     ) -> list[IndexRead]:
         """The indices read in the gaps of fanned rows (:mod:`vision.card_fans`)."""
         spots = gap_probes(found, lengths)
-        probes = [probe for spot in spots for probe in spot]
+        probes = [candidate for spot in spots for candidate in spot.candidates]
         if not probes:
             return []
-        batch = crops(image, [c for c, _ in probes]).transpose(0, 3, 1, 2).astype(np.float32)
-        probs = iter(self.session.run(None, {"crops": batch / 255})[0])
+        batch = crops(image, probes).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        probs = iter(self.session.run(None, {"crops": batch})[0])
         out = []
         for spot in spots:
             best: tuple[float, Candidate, int] | None = None
-            for (candidate, ranks), row in zip(spot, probs, strict=False):
+            for candidate, row in zip(spot.candidates, probs, strict=False):
                 output = int(row.argmax())
                 score = float(row[output])
-                if (
-                    output == NONE
-                    or score < PROBE_SCORE
-                    or rank_of(FACES[output // 2]) not in ranks
-                ):
-                    continue
-                if best is None or score > best[0]:
+                rank = rank_of(FACES[output // 2]) if output != NONE else None
+                if rank in spot.ranks and score >= PROBE_SCORE and (not best or score > best[0]):
                     best = (score, candidate, output)
-            if best is not None:
-                score, candidate, output = best
-                at = np.array([candidate.cx, candidate.cy])
-                near = min(found, key=lambda f: float(np.linalg.norm(f.at - at)))
+            if best is None:
+                continue
+            score, candidate, output = best
+            at = np.array([candidate.cx, candidate.cy])
+            near = min(found, key=lambda f: float(np.linalg.norm(f.at - at)))
+            if float(np.linalg.norm(near.at - at)) > 0.5 * spot.step:  # not one read already
                 out.append(_index(candidate, output, score, near.height))
         return out
 
