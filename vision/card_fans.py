@@ -32,7 +32,7 @@ from vision.card_places import CARD_H_MM, CARD_W_MM, IndexRead
 #: Wild cards: they may join any play.
 WILDS = frozenset({"2", "BJ", "RJ"})
 #: How far a row's next index may sit off the row (over the card height), and how far along.
-OFF_ROW, ALONG = 0.12, (0.1, 1.1)
+OFF_ROW, ALONG = 0.22, (0.1, 1.1)
 #: The least confidence for a probe's read (the finder's own candidates need 0.5).
 PROBE_SCORE = 0.7
 

@@ -11,6 +11,13 @@ neither counts nor breaks the run. A steady change of a seat's zone to other car
 (:class:`SeenPlay`); every zone steady and empty after a play is the trick cleared
 (:class:`TrickCleared`).
 
+A camera cannot see a pass: :func:`next_action` gives the one action the game needs next for
+what was seen, given the game as it stands: while seats the game waits on come before the
+seat that played, each of them passed (a :class:`GoujiPass` flagged ``inferred``); then the play
+itself. A gathered trick means every seat still waited on passed. A play by a seat the game
+does not wait on (a misread zone, an illegal play) is handed over as it is: the engine records
+the violation.
+
 The table's custom the reader relies on (docs/cards.md): each seat lays a play in its own zone,
 facing itself, and a seat playing again in the same trick first puts its earlier cards on the
 face-down pile in the middle, so a zone holds one play, the seat's latest.
@@ -18,6 +25,11 @@ face-down pile in the middle, so a zone holds one play, the seat's latest.
 >>> zones = SeatZones.from_boxes([(0, 0, 10, 10), (10, 0, 20, 10)])
 >>> zones.seat_at((12.0, 3.0)), zones.seat_at((30.0, 3.0))
 (1, None)
+>>> game = GoujiGame([parse_cards("3s 4s 5s 6s")] * 6, leader=0)
+>>> actions_for(SeenPlay(0, ("3s",), 1), game)
+[GoujiPlay(at=None, seat=0, cards='3s')]
+>>> actions_for(SeenPlay(2, ("5s",), 5), game)[0]
+GoujiPass(at=None, seat=1, inferred=True)
 """
 
 from __future__ import annotations
@@ -29,10 +41,27 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from engine.actions import Action
+from engine.gouji.events import Pass, Play
+from engine.gouji.notation import parse_cards
+from engine.gouji.table import GoujiGame
+from engine.gouji.table_events import GoujiPass, GoujiPlay
 from vision.cards import CardRead
 
 #: Frames a seat's read must hold, unchanged, before it counts.
 HOLD_FRAMES = 3
+#: A six-seat card table's zones, as fractions of the table (x0, y0, x1, y1; x from the far
+#: left corner towards the far right, y from the far side towards the near side, seats 0 and
+#: 1 on the near side, turn order counter-clockwise seen from above): 0 and 1 near, 2 at the
+#: right end, 3 and 4 far, 5 at the left end. The middle is left for the face-down pile.
+TABLE_ZONES: tuple[tuple[float, float, float, float], ...] = (
+    (0.18, 0.58, 0.50, 1.0),
+    (0.50, 0.58, 0.82, 1.0),
+    (0.82, 0.12, 1.0, 0.88),
+    (0.50, 0.0, 0.82, 0.42),
+    (0.18, 0.0, 0.50, 0.42),
+    (0.0, 0.12, 0.18, 0.88),
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +92,23 @@ class SeatZones:
     def from_boxes(cls, boxes: Iterable[tuple[float, float, float, float]]) -> SeatZones:
         """Zones from axis-aligned boxes (x0, y0, x1, y1)."""
         return cls([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in boxes])
+
+    @classmethod
+    def from_corners(
+        cls,
+        corners: Sequence[Sequence[float]] | np.ndarray,
+        boxes: Sequence[tuple[float, float, float, float]] = TABLE_ZONES,
+    ) -> SeatZones:
+        """Zones from the table's four corners in the frame (far left, far right, near right,
+        near left: a calibration's corners, ``vision.calibration.Calibration.corners``),
+        ``boxes`` as fractions of the table (:data:`TABLE_ZONES`)."""
+        unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+        to_frame = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+        polygons = []
+        for x0, y0, x1, y1 in boxes:
+            box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+            polygons.append(cv2.perspectiveTransform(box, to_frame).reshape(-1, 2))
+        return cls(polygons)
 
     def __len__(self) -> int:
         return len(self.polygons)
@@ -140,3 +186,42 @@ class PlayWatcher:
     def counts(self) -> list[Counter[str]]:
         """What lies steady in each zone now, as multisets of codes."""
         return [Counter(state.steady) for state in self.seats]
+
+
+# From what was seen to the table's actions -------------------------------------------------
+#: At most this many passes are inferred for one thing seen (six seats).
+MAX_PASSES = 6
+
+
+def next_action(
+    seen: SeenPlay | TrickCleared, game: GoujiGame | None, *, done: bool
+) -> Action | None:
+    """The next action ``seen`` asks of ``game``; ``done``: its play was handed over already."""
+    if done:
+        return None
+    live = game is not None and not game.over and game.current is not None
+    waiting = game.queue if game is not None and live else []
+    if isinstance(seen, TrickCleared):
+        return GoujiPass(seat=waiting[0], inferred=True) if waiting else None
+    if seen.seat in waiting and waiting[0] != seen.seat:
+        return GoujiPass(seat=waiting[0], inferred=True)
+    return GoujiPlay(seat=seen.seat, cards=" ".join(seen.cards))
+
+
+def actions_for(seen: SeenPlay | TrickCleared, game: GoujiGame) -> list[Action]:
+    """All the actions ``seen`` asks of ``game``, applied to ``game`` as they are worked out
+    (for a game held here; a service's table is fed one :func:`next_action` at a time)."""
+    out: list[Action] = []
+    done = False
+    for _ in range(MAX_PASSES + 1):
+        action = next_action(seen, game, done=done)
+        if action is None:
+            break
+        out.append(action)
+        if isinstance(action, GoujiPass):
+            game.apply(Pass(action.seat))
+        else:
+            assert isinstance(action, GoujiPlay)
+            game.apply(Play(action.seat, parse_cards(action.cards)))
+            done = True
+    return out

@@ -4,8 +4,9 @@ of the current trick fanned in its zone, the cleared tricks face down in the mid
 One :class:`GoujiTableRender` is one game's table and camera (a surface, a pack's style, the
 light and a slightly keystoned view, all from a seed); :meth:`~GoujiTableRender.frames` renders
 a table state (what lies in each zone) as camera frames, each with its own sensor noise and
-JPEG. The seat zones in frame pixels (:attr:`~GoujiTableRender.zones`) are what a calibration
-would give the reader (:class:`vision.card_seats.SeatZones`).
+JPEG. The seat zones in frame pixels (:attr:`~GoujiTableRender.zones`) come from the table's
+corners in the frame, as a calibration would give them
+(:meth:`vision.card_seats.SeatZones.from_corners`).
 
 Seats sit as at a six-seat table seen from above, turn order counter-clockwise: 0 and 1 along
 the near side, 2 at the right end, 3 and 4 along the far side, 5 at the left end. A play lies
@@ -25,18 +26,15 @@ from models.cards.art import CARD_H_MM, CARD_W_MM, COLOURS, PATTERNS, random_sty
 from models.cards.layout import Placed
 from models.cards.scene import _paste
 from models.cards.tables import surface
+from vision.card_seats import TABLE_ZONES, SeatZones
 
 FRAME = (1920, 1080)
 PLANE = (2400, 1350)
 CARD_HEIGHT = 175.0  # px on the plane: about 140 px in a 1080p frame
-#: Each seat's zone on the plane (x0, y0, x1, y1 as fractions) and how its cards lie (degrees).
-ZONES: tuple[tuple[tuple[float, float, float, float], float], ...] = (
-    ((0.18, 0.58, 0.50, 1.0), 0.0),
-    ((0.50, 0.58, 0.82, 1.0), 0.0),
-    ((0.82, 0.12, 1.0, 0.88), 90.0),
-    ((0.50, 0.0, 0.82, 0.42), 180.0),
-    ((0.18, 0.0, 0.50, 0.42), 180.0),
-    ((0.0, 0.12, 0.18, 0.88), 270.0),
+#: Each seat's zone on the plane (x0, y0, x1, y1 as fractions: the reader's own table layout,
+#: :data:`vision.card_seats.TABLE_ZONES`) and how its cards lie (degrees): facing the seat.
+ZONES: tuple[tuple[tuple[float, float, float, float], float], ...] = tuple(
+    zip(TABLE_ZONES, (0.0, 0.0, 90.0, 180.0, 180.0, 270.0), strict=True)
 )
 PILE = (0.5, 0.5)  # the cleared tricks, face down
 
@@ -64,13 +62,15 @@ class GoujiTableRender:
         self._base = self._with_pile(0)
 
     @property
-    def zones(self) -> list[np.ndarray]:
-        """The six seat zones as 4 x 2 frame-pixel polygons (a calibration's seat zones)."""
-        out = []
-        for (x0, y0, x1, y1), _ in ZONES:
-            corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * PLANE
-            out.append(self._to_frame(corners))
-        return out
+    def corners(self) -> np.ndarray:
+        """The table's corners in the frame (far left, far right, near right, near left), as
+        a calibration (``tilesight calibrate``) would give them."""
+        return self._to_frame(np.array([[0, 0], [1, 0], [1, 1], [0, 1]]) * PLANE)
+
+    @property
+    def zones(self) -> SeatZones:
+        """The six seat zones in frame pixels, from the corners (``SeatZones.from_corners``)."""
+        return SeatZones.from_corners(self.corners)
 
     def _to_frame(self, points: np.ndarray) -> np.ndarray:
         pts = points.reshape(-1, 1, 2).astype(np.float64)

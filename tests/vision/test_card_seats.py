@@ -14,9 +14,16 @@ from engine.gouji.notation import parse_cards
 from engine.gouji.table import GoujiGame
 from engine.gouji.table_events import GoujiPass, GoujiPlay
 from models.cards.gouji_frames import GoujiTableRender
-from vision.card_seats import PlayWatcher, SeatZones, SeenPlay, TrickCleared, dropout
+from vision.card_seats import (
+    PlayWatcher,
+    SeatZones,
+    SeenPlay,
+    TrickCleared,
+    actions_for,
+    dropout,
+    next_action,
+)
 from vision.cards import CardRead, CardReader
-from vision.gouji_bridge import actions_for, next_action
 
 # Three table states as one trick grows: seat 2 leads three 9s, seat 3 beats them with three
 # kings (one a 2 attached), seat 5 with a pair of aces and the small joker; then seat 2 plays
@@ -42,7 +49,7 @@ def test_rendered_table_files_read_back_as_plays_by_seat(
     reader: CardReader, tmp_path: Path
 ) -> None:
     render = GoujiTableRender(seed=4242)
-    watcher = PlayWatcher(SeatZones(render.zones), hold_frames=3)
+    watcher = PlayWatcher(SeatZones.from_corners(render.corners), hold_frames=3)
     seen: list[SeenPlay | TrickCleared] = []
     laid, before = [0] * 6, _zones({})
     for number, state in enumerate([*STATES, {}], start=1):

@@ -5,7 +5,7 @@ in front of the seat that played it, a trick gathered onto the face-down pile) i
 overhead frames with our own card art (:mod:`models.cards.gouji_frames`); each frame goes through
 the real card reader (:class:`vision.cards.CardReader`), sorted into the six seat zones and held
 until steady (:class:`vision.card_seats.PlayWatcher`); each steady play, passes inferred before
-it (:func:`vision.gouji_bridge.next_action`), goes to the service's
+it (:func:`vision.card_seats.next_action`), goes to the service's
 :class:`~engine.gouji.match_table.GoujiTable`. The engine never sees a simulator action: only the
 deal (the six hands and the leader, which no camera sees) starts each game. Per game, the plays
 read are compared with the truth's (seen, missed, invented, out of order) and the camera-only
@@ -25,9 +25,8 @@ from engine.gouji.notation import card_list
 from engine.gouji.simulate import SimulatedGame, table_actions
 from engine.gouji.table import GoujiGame
 from engine.gouji.table_events import GoujiPlay
-from vision.card_seats import PlayWatcher, SeatZones, SeenPlay, TrickCleared
+from vision.card_seats import MAX_PASSES, PlayWatcher, SeenPlay, TrickCleared, next_action
 from vision.cards import CardReader
-from vision.gouji_bridge import MAX_PASSES, next_action
 
 if TYPE_CHECKING:
     from models.cards.gouji_frames import GoujiTableRender
@@ -52,7 +51,7 @@ class CardCamera:
     ) -> None:
         self.render, self.reader, self.feed = render, reader, feed
         self.frames_per_change = frames_per_change
-        self.watcher = PlayWatcher(SeatZones(render.zones), hold_frames)
+        self.watcher = PlayWatcher(render.zones, hold_frames)
         self.zones: list[list[str]] = [[] for _ in range(6)]
         self.laid = [0] * 6  # the change at which each zone's cards were laid: they lie still
         self.pile = 0
