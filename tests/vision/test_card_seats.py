@@ -129,3 +129,11 @@ def test_passes_are_inferred_from_the_next_seat_that_plays() -> None:
     # a play by a seat the game does not wait on goes over as it is: the engine objects
     wrong = actions_for(SeenPlay(5, ("Kd",), 12), game)
     assert wrong == [GoujiPlay(seat=5, cards="Kd")] and game.to_act == 3
+
+
+def test_zones_from_the_table_corners_leave_the_middle_for_the_pile() -> None:
+    zones = SeatZones.from_corners([(0, 0), (200, 0), (200, 100), (0, 100)])
+    spots = [(68, 80), (132, 80), (182, 50), (132, 20), (68, 20), (18, 50), (100, 50)]
+    assert [zones.seat_at(p) for p in spots] == [0, 1, 2, 3, 4, 5, None]
+    turned = SeatZones.from_corners([(100, 0), (100, 200), (0, 200), (0, 0)])  # camera turned
+    assert turned.seat_at((20, 68)) == 0 and turned.seat_at((50, 182)) == 2
