@@ -2,12 +2,13 @@
 
 A play is laid as a fan: each card shifted along the same line by about the same step, so the
 top-left indices of its cards lie in a row, evenly spaced, all turned the same way. Where the
-indices read in such a row leave a gap about two (or three) steps wide, the fan has a card
-there whose index was not found (its ink ran into the card under it, a court frame, a shadow)
-or was cut out at a wrong size: :func:`gap_probes` gives a candidate at each such spot, the size
-and turn of its neighbours', for the network to read again. A row's first or last index may be
-the one missed, so one step past either end is read too. A probe counts only when it reads as a rank
-of its row or as a wild card (2 or a joker): a Gouji play is one rank and its wilds.
+indices read in such a row leave a gap about two to four steps wide, the fan has cards there
+whose index was not found (its ink ran into the card under it, a court frame, a shadow) or was
+cut out at a wrong size: :func:`gap_probes` gives a candidate at each such spot, the size and
+turn of its neighbours', for the network to read again. A row's first or last index may be the
+one missed, so one step past either end is read too; a lone index may be the one found of a
+fan of two, so a fan's step either side of it is read too. A probe counts only when it reads as
+a rank of its row or as a wild card (2 or a joker): a Gouji play is one rank and its wilds.
 
 >>> import numpy as np
 >>> from vision.card_places import IndexRead
@@ -33,6 +34,8 @@ from vision.card_places import CARD_H_MM, CARD_W_MM, IndexRead
 WILDS = frozenset({"2", "BJ", "RJ"})
 #: How far a row's next index may sit off the row (over the card height), and how far along.
 OFF_ROW, ALONG = 0.22, (0.1, 1.1)
+#: Where a lone index's neighbour in a fan may be, in card widths along the fan.
+LONE_STEPS = (0.3, 0.375, 0.45)
 #: The least confidence for a probe's read (the finder's own candidates need 0.5).
 PROBE_SCORE = 0.7
 
@@ -90,7 +93,22 @@ def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spo
         list a spot (the spot and a fifth to a quarter step either way along the row: fans are laid
     by hand, not evenly; the best read of a spot counts)."""
     probes: list[Spot] = []
-    for row in _rows(reads):
+    rows = _rows(reads)
+    in_rows = {i for row in rows for i in row}
+    for i, lone in enumerate(reads):  # a fan of two whose second index was missed
+        if i in in_rows:
+            continue
+        width = lone.height * CARD_W_MM / CARD_H_MM
+        up = -lone.down
+        ranks = frozenset({rank_of(lone.code)}) | WILDS
+        for way in (1, -1):
+            spot = [lone.at + way * lone.right * width * f for f in LONE_STEPS]
+            cut = [
+                Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), lengths[i])
+                for p in spot
+            ]
+            probes.append(Spot(cut, ranks, LONE_STEPS[0] * width))
+    for row in rows:
         links = [reads[b].at - reads[a].at for a, b in itertools.pairwise(row)]
         along = [float(v @ reads[a].right) for v, a in zip(links, row, strict=False)]
         width = reads[row[0]].height * CARD_W_MM / CARD_H_MM

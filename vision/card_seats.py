@@ -7,9 +7,10 @@ cards count only once the same read (the same multiset of codes) holds for ``hol
 frames, none read otherwise between them (:class:`PlayWatcher`), the card side's counterpart of
 the tile stabiliser (:mod:`vision.stabiliser`): one odd frame, a hand reaching over or a card
 misread once, adds nothing. A frame that merely misses some of the cards (:func:`dropout`)
-neither counts nor breaks the run. A steady change of a seat's zone to other cards is a play
-(:class:`SeenPlay`); every zone steady and empty after a play is the trick cleared
-(:class:`TrickCleared`).
+neither counts nor breaks the run, unless the same shorter read holds for ``hold_frames`` in a
+row: then it is the one that counts (the longer one had a card invented). A steady change of
+a seat's zone to other cards is a play (:class:`SeenPlay`); every zone steady and empty after a
+play is the trick cleared (:class:`TrickCleared`).
 
 A camera cannot see a pass: :func:`next_action` gives the one action the game needs next for
 what was seen, given the game as it stands: while seats the game waits on come before the
@@ -146,6 +147,8 @@ class _Seat:
     candidate: tuple[str, ...] = ()
     run: int = 0  # frames the candidate was read, none since read otherwise (drop-outs aside)
     since: int = 0  # the frame the candidate was first read in
+    last: tuple[str, ...] = ()  # the last frame's read
+    streak: int = 0  # frames in a row it was read exactly so
 
 
 @dataclass
@@ -168,10 +171,17 @@ class PlayWatcher:
         self.frame += 1
         out: list[SeenPlay | TrickCleared] = []
         for seat, (state, codes) in enumerate(zip(self.seats, self.zones.sort(reads), strict=True)):
+            state.streak = state.streak + 1 if codes == state.last else 1
+            state.last = codes
             if codes == state.candidate:
                 state.run += 1
             elif not dropout(codes, state.candidate):
                 state.candidate, state.run, state.since = codes, 1, self.frame
+            if state.streak >= self.hold_frames and codes != state.candidate:
+                # read the same, short of the candidate, for as long as a read must hold: the
+                # candidate had a card too many (a one-frame invention), not these too few
+                state.candidate, state.run = codes, state.streak
+                state.since = self.frame - state.streak + 1
             if state.run < self.hold_frames or state.candidate == state.steady:
                 continue
             state.steady = state.candidate

@@ -137,3 +137,13 @@ def test_zones_from_the_table_corners_leave_the_middle_for_the_pile() -> None:
     assert [zones.seat_at(p) for p in spots] == [0, 1, 2, 3, 4, 5, None]
     turned = SeatZones.from_corners([(100, 0), (100, 200), (0, 200), (0, 0)])  # camera turned
     assert turned.seat_at((20, 68)) == 0 and turned.seat_at((50, 182)) == 2
+
+
+def test_a_card_invented_in_one_frame_gives_way_to_the_steady_read() -> None:
+    zones = SeatZones.from_boxes([(0, 0, 100, 100)])
+    watcher = PlayWatcher(zones, hold_frames=3)
+    jacks = [_read("Jh", 20, 50), _read("Js", 40, 50), _read("Js", 60, 50)]
+    assert watcher.update(jacks) == []
+    assert watcher.update([*jacks, _read("BJ", 80, 50)]) == []  # a court frame read as 小
+    assert watcher.update(jacks) == [] and watcher.update(jacks) == []
+    assert watcher.update(jacks) == [SeenPlay(0, ("Jh", "Js", "Js"), 3)]
