@@ -36,6 +36,8 @@ WILDS = frozenset({"2", "BJ", "RJ"})
 OFF_ROW, ALONG = 0.22, (0.1, 1.1)
 #: Where a lone index's neighbour in a fan may be, in card widths along the fan.
 LONE_STEPS = (0.3, 0.375, 0.45)
+#: How far off its row a probe is also cut (over the card height): fans drift a little.
+ACROSS = (0.0, -0.04, 0.04)
 #: The least confidence for a probe's read (the finder's own candidates need 0.5).
 PROBE_SCORE = 0.7
 
@@ -102,7 +104,11 @@ def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spo
         up = -lone.down
         ranks = frozenset({rank_of(lone.code)}) | WILDS
         for way in (1, -1):
-            spot = [lone.at + way * lone.right * width * f for f in LONE_STEPS]
+            spot = [
+                lone.at + way * lone.right * width * f + lone.down * lone.height * d
+                for f in LONE_STEPS
+                for d in ACROSS
+            ]
             cut = [
                 Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), lengths[i])
                 for p in spot
@@ -125,7 +131,14 @@ def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spo
                 middle = reads[a].at + v * k / (missing + 1)
                 spots.append([middle + step * d for d in (0.0, -0.2, 0.2)])
         for end, way in ((row[-1], 1), (row[0], -1)):  # a card past either end
-            spots.append([reads[end].at + way * step * (1 + d) for d in (0.0, -0.25, 0.25)])
+            across = reads[end].down * reads[end].height
+            spots.append(
+                [
+                    reads[end].at + way * step * (1 + d) + across * a
+                    for d in (0.0, -0.25, 0.25)
+                    for a in ACROSS
+                ]
+            )
         up = -reads[row[0]].down
         length = float(np.median([lengths[i] for i in row]))
         ranks = frozenset(rank_of(reads[i].code) for i in row) | WILDS
