@@ -90,68 +90,75 @@ class Spot:
 
 
 def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spot]:
-    """Candidates in the gaps of fanned rows of ``reads`` (their blobs' long sides
-        ``lengths``) and one step past each end, each with the ranks a read of it may have; one
-        list a spot (the spot and a fifth to a quarter step either way along the row: fans are laid
-    by hand, not evenly; the best read of a spot counts)."""
-    probes: list[Spot] = []
+    """The spots to read again for ``reads`` (their blobs' long sides ``lengths``): in the gaps
+    of fanned rows and one step past each end, and a fan's step either side of a lone index.
+    Each spot is cut a little either way (fans are laid by hand, not evenly)."""
     rows = _rows(reads)
     in_rows = {i for row in rows for i in row}
-    for i, lone in enumerate(reads):  # a fan of two whose second index was missed
-        if i in in_rows:
-            continue
-        width = lone.height * CARD_W_MM / CARD_H_MM
-        up = -lone.down
-        ranks = frozenset({rank_of(lone.code)}) | WILDS
-        for way in (1, -1):
-            spot = [
-                lone.at + way * lone.right * width * f + lone.down * lone.height * d
-                for f in LONE_STEPS
-                for d in ACROSS
-            ]
-            cut = [
-                Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), lengths[i])
-                for p in spot
-            ]
-            probes.append(Spot(cut, ranks, LONE_STEPS[0] * width))
+    probes = [
+        spot
+        for i, lone in enumerate(reads)
+        if i not in in_rows
+        for spot in _lone_spots(lone, lengths[i])
+    ]
     for row in rows:
-        links = [reads[b].at - reads[a].at for a, b in itertools.pairwise(row)]
-        along = [float(v @ reads[a].right) for v, a in zip(links, row, strict=False)]
-        width = reads[row[0]].height * CARD_W_MM / CARD_H_MM
-        usual = min(along)
-        step = np.median([v for v, gap in zip(links, along, strict=True) if gap < 1.5 * usual], 0)
-        spots: list[list[np.ndarray]] = []
-        for a, v, gap in zip(row, links, along, strict=False):
-            if len(links) > 1:
-                missing = round(gap / usual) - 1 if gap >= 1.7 * usual else 0
-            else:  # two read: one card between them, if far apart for a fan
-                missing = 1 if 0.55 * width < gap < 1.0 * width else 0
-                step = v / 2 if missing else step
-            for k in range(1, min(missing, 3) + 1):
-                middle = reads[a].at + v * k / (missing + 1)
-                spots.append([middle + step * d for d in (0.0, -0.2, 0.2)])
-        for end, way in ((row[-1], 1), (row[0], -1)):  # a card past either end
-            across = reads[end].down * reads[end].height
-            spots.append(
-                [
-                    reads[end].at + way * step * (1 + d) + across * a
-                    for d in (0.0, -0.25, 0.25)
-                    for a in ACROSS
-                ]
-            )
-        up = -reads[row[0]].down
-        length = float(np.median([lengths[i] for i in row]))
-        ranks = frozenset(rank_of(reads[i].code) for i in row) | WILDS
-        size = float(np.linalg.norm(step))
-        probes += [
-            Spot(
-                [
-                    Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), length)
-                    for p in at
-                ],
-                ranks,
-                size,
-            )
-            for at in spots
-        ]
+        probes += _row_spots(reads, row, lengths)
     return probes
+
+
+def _cut(points: list[np.ndarray], up: np.ndarray, length: float) -> list[Candidate]:
+    return [Candidate(float(p[0]), float(p[1]), float(up[0]), float(up[1]), length) for p in points]
+
+
+def _lone_spots(lone: IndexRead, length: float) -> list[Spot]:
+    """A fan of two whose second index was missed: a fan's step either side of ``lone``."""
+    width = lone.height * CARD_W_MM / CARD_H_MM
+    ranks = frozenset({rank_of(lone.code)}) | WILDS
+    return [
+        Spot(
+            _cut(
+                [
+                    lone.at + way * lone.right * width * f + lone.down * lone.height * d
+                    for f in LONE_STEPS
+                    for d in ACROSS
+                ],
+                -lone.down,
+                length,
+            ),
+            ranks,
+            LONE_STEPS[0] * width,
+        )
+        for way in (1, -1)
+    ]
+
+
+def _row_spots(reads: Sequence[IndexRead], row: list[int], lengths: Sequence[float]) -> list[Spot]:
+    """The gaps of one row (a card or up to three missing) and a step past either end."""
+    links = [reads[b].at - reads[a].at for a, b in itertools.pairwise(row)]
+    along = [float(v @ reads[a].right) for v, a in zip(links, row, strict=False)]
+    width = reads[row[0]].height * CARD_W_MM / CARD_H_MM
+    usual = min(along)
+    step = np.median([v for v, gap in zip(links, along, strict=True) if gap < 1.5 * usual], 0)
+    spots: list[list[np.ndarray]] = []
+    for a, v, gap in zip(row, links, along, strict=False):
+        if len(links) > 1:
+            missing = round(gap / usual) - 1 if gap >= 1.7 * usual else 0
+        else:  # two read: one card between them, if far apart for a fan
+            missing = 1 if 0.55 * width < gap < 1.0 * width else 0
+            step = v / 2 if missing else step
+        for k in range(1, min(missing, 3) + 1):
+            middle = reads[a].at + v * k / (missing + 1)
+            spots.append([middle + step * d for d in (0.0, -0.2, 0.2)])
+    for end, way in ((row[-1], 1), (row[0], -1)):  # a card past either end
+        across = reads[end].down * reads[end].height
+        spots.append(
+            [
+                reads[end].at + way * step * (1 + d) + across * a
+                for d in (0.0, -0.25, 0.25)
+                for a in ACROSS
+            ]
+        )
+    length = float(np.median([lengths[i] for i in row]))
+    ranks = frozenset(rank_of(reads[i].code) for i in row) | WILDS
+    size = float(np.linalg.norm(step))
+    return [Spot(_cut(at, -reads[row[0]].down, length), ranks, size) for at in spots]
