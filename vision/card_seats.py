@@ -103,11 +103,11 @@ class SeatZones:
         """Zones from the table's four corners in the frame (far left, far right, near right,
         near left: a calibration's corners, ``vision.calibration.Calibration.corners``),
         ``boxes`` as fractions of the table (:data:`TABLE_ZONES`)."""
-        unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
         to_frame = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
         polygons = []
         for x0, y0, x1, y1 in boxes:
-            box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+            box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
             polygons.append(cv2.perspectiveTransform(box, to_frame).reshape(-1, 2))
         return cls(polygons)
 

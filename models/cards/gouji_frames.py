@@ -55,8 +55,8 @@ class GoujiTableRender:
         fw, fh = frame
         inset = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float64)
         seen = inset + rng.uniform(-0.025, 0.025, (4, 2)) * (fw, fh)  # a slightly tilted camera
-        plane = np.float32([[0, 0], [PLANE[0], 0], [PLANE[0], PLANE[1]], [0, PLANE[1]]])
-        self.homography = cv2.getPerspectiveTransform(plane, np.float32(seen))
+        plane = np.array([[0, 0], [PLANE[0], 0], [PLANE[0], PLANE[1]], [0, PLANE[1]]], np.float32)
+        self.homography = cv2.getPerspectiveTransform(plane, seen.astype(np.float32))
         self.light = _light(rng, fw, fh)
         self.pile = 0
         self._base = self._with_pile(0)
