@@ -6,8 +6,10 @@ indices read in such a row leave a gap about two to four steps wide, the fan has
 whose index was not found (its ink ran into the card under it, a court frame, a shadow) or was
 cut out at a wrong size: :func:`gap_probes` gives a candidate at each such spot, the size and
 turn of its neighbours', for the network to read again. A row's first or last index may be the
-one missed, so one step past either end is read too; a lone index may be the one found of a
-fan of two, so a fan's step either side of it is read too. A probe counts only when it reads as
+one missed, so one step past either end is read too; a lone index with the same face's far
+corner near it, but not where that corner puts its own card's index, may be the one found of a
+fan of two (the two would be placed as one card), so a fan's step either side of it is read
+too. A probe counts only when it reads as
 a rank of its row or as a wild card (2 or a joker): a Gouji play is one rank and its wilds.
 
 >>> import numpy as np
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.card_candidates import Candidate
-from vision.card_places import CARD_H_MM, CARD_W_MM, IndexRead
+from vision.card_places import CARD_H_MM, CARD_W_MM, INDEX_CENTRE_MM, IndexRead
 
 #: Wild cards: they may join any play.
 WILDS = frozenset({"2", "BJ", "RJ"})
@@ -38,6 +40,10 @@ OFF_ROW, ALONG = 0.22, (0.1, 1.1)
 LONE_STEPS = (0.3, 0.375, 0.45)
 #: How far off its row a probe is also cut (over the card height): fans drift a little.
 ACROSS = (0.0, -0.04, 0.04)
+#: How far (over the card height) a lone index may lie from where the same face's far corner
+#: puts its card's other index and still be that index (the card's scale is known to ~10 %).
+MISPLACED = 0.15
+_DIAGONAL = (CARD_W_MM - 2 * INDEX_CENTRE_MM[0], CARD_H_MM - 2 * INDEX_CENTRE_MM[1])
 #: The least confidence for a probe's read (the finder's own candidates need 0.5).
 PROBE_SCORE = 0.7
 
@@ -98,12 +104,27 @@ def gap_probes(reads: Sequence[IndexRead], lengths: Sequence[float]) -> list[Spo
     probes = [
         spot
         for i, lone in enumerate(reads)
-        if i not in in_rows
+        if i not in in_rows and _may_pair_wrongly(lone, reads)
         for spot in _lone_spots(lone, lengths[i])
     ]
     for row in rows:
         probes += _row_spots(reads, row, lengths)
     return probes
+
+
+def _may_pair_wrongly(lone: IndexRead, reads: Sequence[IndexRead]) -> bool:
+    """Whether an index of the same face, turned half round, lies near ``lone`` but not where
+    its own card's other index would be: the far corner of a fan's second card, which ``lone``
+    would be placed with as one card when the second card's own index went unread."""
+    for other in reads:
+        if other.code != lone.code or float(other.down @ lone.down) > -0.8:
+            continue
+        mm = other.height / CARD_H_MM
+        partner = other.at + mm * (_DIAGONAL[0] * other.right + _DIAGONAL[1] * other.down)
+        near = float(np.linalg.norm(other.at - lone.at)) < 1.4 * lone.height
+        if near and float(np.linalg.norm(partner - lone.at)) > MISPLACED * lone.height:
+            return True
+    return False
 
 
 def _cut(points: list[np.ndarray], up: np.ndarray, length: float) -> list[Candidate]:

@@ -7,8 +7,10 @@ cards count only once the same read (the same multiset of codes) holds for ``hol
 frames, none read otherwise between them (:class:`PlayWatcher`), the card side's counterpart of
 the tile stabiliser (:mod:`vision.stabiliser`): one odd frame, a hand reaching over or a card
 misread once, adds nothing. A frame that merely misses some of the cards (:func:`dropout`)
-neither counts nor breaks the run, unless the same shorter read holds for ``hold_frames`` in a
-row: then it is the one that counts (the longer one had a card invented). A steady change of
+neither counts nor breaks the run, unless, before the longer read counted, the same shorter
+read holds for ``hold_frames`` in a row: then it is the one that counts (the longer one had a
+card invented). Once a play counts, fewer of its cards are never a new play (a seat's next play
+in a trick has as many cards). A steady change of
 a seat's zone to other cards is a play (:class:`SeenPlay`); every zone steady and empty after a
 play is the trick cleared (:class:`TrickCleared`).
 
@@ -177,7 +179,8 @@ class PlayWatcher:
                 state.run += 1
             elif not dropout(codes, state.candidate):
                 state.candidate, state.run, state.since = codes, 1, self.frame
-            if state.streak >= self.hold_frames and codes != state.candidate:
+            unsure = state.candidate != state.steady  # once it counts, fewer cards are a slip
+            if unsure and state.streak >= self.hold_frames and codes != state.candidate:
                 # read the same, short of the candidate, for as long as a read must hold: the
                 # candidate had a card too many (a one-frame invention), not these too few
                 state.candidate, state.run = codes, state.streak

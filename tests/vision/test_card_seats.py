@@ -147,3 +147,11 @@ def test_a_card_invented_in_one_frame_gives_way_to_the_steady_read() -> None:
     assert watcher.update([*jacks, _read("BJ", 80, 50)]) == []  # a court frame read as 小
     assert watcher.update(jacks) == [] and watcher.update(jacks) == []
     assert watcher.update(jacks) == [SeenPlay(0, ("Jh", "Js", "Js"), 3)]
+
+
+def test_a_card_missed_for_many_frames_after_a_play_counts_is_no_new_play() -> None:
+    watcher = PlayWatcher(SeatZones.from_boxes([(0, 0, 100, 100)]), hold_frames=3)
+    kings = [_read("Ks", 20, 50), _read("Ks", 40, 50), _read("Ks", 60, 50)]
+    assert [watcher.update(kings) for _ in range(3)][-1] == [SeenPlay(0, ("Ks", "Ks", "Ks"), 1)]
+    assert all(watcher.update(kings[:2]) == [] for _ in range(6))  # one index unread a while
+    assert watcher.counts()[0] == {"Ks": 3}
