@@ -135,10 +135,11 @@ class SeatZones:
 
 
 def dropout(codes: tuple[str, ...], candidate: tuple[str, ...]) -> bool:
-    """Whether ``codes`` is ``candidate`` with a card or a few not found this frame (the
-    reader's usual slip: a card found is almost never read as another): some cards, at most
-    half of them, missing and none added. Such a frame neither counts nor breaks the run."""
-    if not codes or len(codes) >= len(candidate) or 2 * len(codes) < len(candidate):
+    """Whether ``codes`` is ``candidate`` with some cards not found this frame (the reader's
+    usual slip: a card found is almost never read as another): some missing, at least one
+    left, none added. Such a frame neither counts nor breaks the run. (A seat's next play in a
+    trick has as many cards as its last, so fewer cards are never a play of their own.)"""
+    if not codes or len(codes) >= len(candidate):
         return False
     return not Counter(codes) - Counter(candidate)
 
