@@ -110,7 +110,7 @@ def place(found: list[IndexRead]) -> list[Placed]:
     kept: list[IndexRead] = []
     for read in found:  # an index found twice (two candidates on it) counts once
         if not any(
-            float(read.down @ k.down) > 0.9
+            float(read.down @ k.down) > 0.5  # its turn, from a blob's shape, is rough
             and float(np.linalg.norm(read.at - k.at)) < 0.08 * k.height
             and _rank(read.code) == _rank(k.code)
             for k in kept

@@ -5,7 +5,9 @@ small CNN (``models/weights/cards.onnx``, ONNX Runtime) reads each upright crop 
 faces, upright or upside down, or as no index (:mod:`vision.card_candidates`). An index read gives
 its card's place: the index sits at a fixed spot of the face, so the card's corners follow from
 its centre, its up direction and the card's scale (:mod:`vision.card_places`). A card lying
-apart shows two indices (opposite corners, turned half round from each other): one card.
+apart shows two indices (opposite corners, turned half round from each other): one card. Where
+a fanned row of indices read has a gap a card wide, the spot is read again
+(:mod:`vision.card_fans`).
 Face-down cards are not reported (docs/cards.md).
 
 >>> reader = CardReader()                                       # doctest: +SKIP
@@ -24,6 +26,7 @@ import numpy as np
 from engine.gouji.cards import Card
 from engine.gouji.notation import parse_card
 from vision.card_candidates import FACES, NONE, Candidate, crops, find
+from vision.card_fans import PROBE_SCORE, gap_probes, rank_of
 from vision.card_places import LENGTH_PER_HEIGHT, IndexRead, place, scale_field
 from vision.detector_backends import DetectorError, onnx_session
 from vision.image_limits import size_problem
@@ -76,9 +79,13 @@ def decode(data: bytes, name: str = "image") -> np.ndarray:
 class CardReader:
     """Reads the cards of BGR frames; ``threshold`` is the least confidence kept."""
 
-    def __init__(self, weights: Path | str = WEIGHTS, threshold: float = 0.5) -> None:
+    def __init__(
+        self, weights: Path | str = WEIGHTS, threshold: float = 0.5, *, fans: bool = True
+    ) -> None:
+        """``fans``: read again where a fanned row of indices has a gap (vision.card_fans)."""
         self.session = _session(Path(weights))
         self.threshold = threshold
+        self.fans = fans
 
     def read_file(self, path: Path | str) -> list[CardRead]:
         path = Path(path)
@@ -115,7 +122,37 @@ class CardReader:
             _index(candidates[i], int(best[i]), float(probs[i, best[i]]), card_height or local(p))
             for i, p in zip(chosen, points, strict=True)
         ]
+        if self.fans:
+            found += self._probe(image, found, [candidates[i].length for i in chosen])
         return [CardRead(c.code, c.quad, c.score, c.indices) for c in place(found)]
+
+    def _probe(
+        self, image: np.ndarray, found: list[IndexRead], lengths: list[float]
+    ) -> list[IndexRead]:
+        """The indices read in the gaps of fanned rows (:mod:`vision.card_fans`)."""
+        spots = gap_probes(found, lengths)
+        probes = [candidate for spot in spots for candidate in spot.candidates]
+        if not probes:
+            return []
+        batch = crops(image, probes).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        probs = iter(self.session.run(None, {"crops": batch})[0])
+        out = []
+        for spot in spots:
+            best: tuple[float, Candidate, int] | None = None
+            for candidate, row in zip(spot.candidates, probs, strict=False):
+                output = int(row.argmax())
+                score = float(row[output])
+                rank = rank_of(FACES[output // 2]) if output != NONE else None
+                if rank in spot.ranks and score >= PROBE_SCORE and (not best or score > best[0]):
+                    best = (score, candidate, output)
+            if best is None:
+                continue
+            score, candidate, output = best
+            at = np.array([candidate.cx, candidate.cy])
+            near = min(found, key=lambda f: float(np.linalg.norm(f.at - at)))
+            if float(np.linalg.norm(near.at - at)) > 0.5 * spot.step:  # not one read already
+                out.append(_index(candidate, output, score, near.height))
+        return out
 
 
 def _index(candidate: Candidate, output: int, score: float, height: float) -> IndexRead:

@@ -133,12 +133,15 @@ class GoujiTable:
                 return [self._violation(problem, action, at)]
         step = self.game.apply(move)
         out: list[Event] = [self._violation(v, action, at) for v in step.violations]
+        inferred = isinstance(action, GoujiPass) and action.inferred
         for event in step.events:
-            out.append(self._envelope(event, at))
+            out.append(self._envelope(event, at, inferred=inferred))
         return out
 
     # events ----------------------------------------------------------------------------------
-    def _envelope(self, event: game_events.GoujiEvent, at: float) -> Event:
+    def _envelope(
+        self, event: game_events.GoujiEvent, at: float, *, inferred: bool = False
+    ) -> Event:
         game = self.game
         assert game is not None
         if isinstance(event, game_events.CardsPlayed):
@@ -160,7 +163,7 @@ class GoujiTable:
                 trick_leader=self.trick[0]["seat"],
             )
         if isinstance(event, game_events.Passed):
-            return self._event(Passed, at, seat=event.seat)
+            return self._event(Passed, at, seat=event.seat, inferred=inferred)
         if isinstance(event, game_events.TrickWon):
             self.trick_winner = event.seat
             return self._event(TrickWon, at, seat=event.seat, leader=event.leader)

@@ -133,6 +133,41 @@ def simulate_game(
     )
 
 
+def simulate_short_game(
+    seed: int, cards_per_seat: int, options: GoujiOptions | None = None
+) -> SimulatedGame:
+    """A short game for quick looks and tests: ``cards_per_seat`` cards dealt to each seat from
+    the shuffled packs, a seeded leader, no opening ceremony, revolution or tribute."""
+    if not 1 <= cards_per_seat <= 36:
+        raise ValueError(f"cards per seat must be 1..36, got {cards_per_seat}")
+    options = options or GoujiOptions()
+    rng = random.Random(seed)
+    deck = shuffled_deck(rng)
+    hands = tuple(
+        tuple(deck[seat * cards_per_seat : (seat + 1) * cards_per_seat]) for seat in range(SEATS)
+    )
+    leader = rng.randrange(SEATS)
+    game = GoujiGame(hands, leader, options, strict=True)
+    actions, events = _play_out(game, options, rng)
+    assert game.result is not None
+    return SimulatedGame(
+        seed=seed,
+        first_taker=leader,
+        leader=leader,
+        reopened=True,
+        dealt=hands,
+        hands=hands,
+        set_aside=(),
+        revolutionary=None,
+        purchases=(),
+        tribute=(),
+        actions=tuple(actions),
+        events=tuple(events),
+        result=game.result,
+        point_failures=tuple(game.point_failures),
+    )
+
+
 def _opening(
     rng: random.Random, options: GoujiOptions, previous: SimulatedGame | None, reopen: bool
 ) -> tuple[int, int]:

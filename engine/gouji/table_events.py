@@ -40,8 +40,12 @@ class GoujiPlay(Action):
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class GoujiPass(Action):
+    """A seat passes; ``inferred``: no camera saw it, a later seat's play (or the trick
+    gathered) shows it (a card camera cannot see a pass)."""
+
     name: ClassVar[str] = "gouji_pass"
     seat: int
+    inferred: bool = False
 
 
 for _action in (GoujiStart, GoujiPlay, GoujiPass):
@@ -87,8 +91,11 @@ class CardsPlayed(GoujiEvent):
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Passed(GoujiEvent):
+    """``inferred``: the pass was not seen but inferred from the next play (a card camera)."""
+
     type: ClassVar[str] = "passed"
     seat: int
+    inferred: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from engine.gouji.cards import Rank, deck_problems
+from engine.gouji.cards import Rank, deck_problems, full_deck
 from engine.gouji.events import CardsPlayed, GameOver, Play, PlayerOut
 from engine.gouji.options import GoujiOptions, find_variant
-from engine.gouji.simulate import simulate_game, simulate_match
+from engine.gouji.simulate import simulate_game, simulate_match, simulate_short_game
 from engine.gouji.table import GoujiGame
 
 
@@ -81,3 +81,17 @@ def test_meeting_threes_sets_them_aside() -> None:
     game = simulate_game(4, GoujiOptions(meet_threes=True))
     assert len(game.set_aside) == 16
     assert deck_problems(game.hands, game.set_aside) == []
+
+
+def test_a_short_game_deals_few_cards_and_plays_to_the_end() -> None:
+    game = simulate_short_game(5, 6)
+    assert game == simulate_short_game(5, 6) and game.actions != simulate_short_game(6, 6).actions
+    assert [len(hand) for hand in game.hands] == [6] * 6
+    dealt = Counter(card for hand in game.hands for card in hand)
+    assert not dealt - Counter(full_deck())  # drawn from the four packs
+    replay = GoujiGame(game.hands, game.leader, GoujiOptions(), strict=True)
+    for action in game.actions:
+        replay.apply(action)
+    assert replay.result == game.result and sorted(game.result.finish_order) == list(range(6))
+    with pytest.raises(ValueError, match="cards per seat"):
+        simulate_short_game(1, 37)

@@ -25,9 +25,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--game",
         choices=("mahjong", "gouji"),
         default="mahjong",
-        help="mahjong hands (default) or Gouji (够级) games of six seats, no camera",
+        help="mahjong hands (default) or Gouji (够级) games of six seats (with --camera-only: "
+        "read by the card camera from rendered frames)",
     )
     parser.add_argument("--games", type=int, default=2, help="Gouji games to play (default: 2)")
+    parser.add_argument(
+        "--cards-per-seat",
+        type=int,
+        metavar="N",
+        help="Gouji: short games of N cards a seat instead of a match's full deals (1..36)",
+    )
     parser.add_argument("--variant", default="qingdao", help="Gouji rule variant (qingdao)")
     parser.add_argument("--tournament", default="demo", help="tournament id (default: demo)")
     parser.add_argument("--table", default="T01", help="table id (default: T01)")
@@ -62,7 +69,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="feed the engine only what the camera path reads from the rendered frames, as at "
         "a table without a shuffling table (the simulator keeps the truth for comparison); "
-        "the summary gives rule violations, perception against the truth and each win",
+        "the summary gives rule violations, perception against the truth and each win (Gouji: "
+        "each game's finishing order and scores)",
     )
     parser.set_defaults(handler=_run)
 
@@ -124,6 +132,10 @@ def _run_gouji(args: argparse.Namespace) -> int:
 
     if not 1 <= args.games <= 64:
         raise CliError(f"--games must be 1..64, got {args.games}")
+    if args.cards_per_seat is not None and not 1 <= args.cards_per_seat <= 36:
+        raise CliError(f"--cards-per-seat must be 1..36, got {args.cards_per_seat}")
+    if args.camera_only and args.vision_frames_per_action < 3:
+        raise CliError("--camera-only Gouji holds a play 3 frames: --vision-frames-per-action >= 3")
     try:
         find_variant(args.variant)
     except (GoujiOptionError, LookupError) as exc:
@@ -142,6 +154,9 @@ def _run_gouji(args: argparse.Namespace) -> int:
         game="gouji",
         games=args.games,
         variant=args.variant,
+        camera_only=args.camera_only,
+        vision_frames_per_action=args.vision_frames_per_action,
+        cards_per_seat=args.cards_per_seat,
     )
     try:
         summary = run_gouji_demo(options, sys.stdout)

@@ -5,8 +5,9 @@ play or pass goes to the same :class:`~tilesight.service.TableService` a mahjong
 a :class:`~engine.gouji.match_table.GoujiTable`: the outbox stores every event before it is
 published, MQTT carries it, and score capture (:class:`~tilesight.scores.ScoreConsumer`) reads
 the stream back, repairing any hole with ``cmd/resync``. The summary compares the games'
-finishing orders and scores as read back with the simulator's. There is no card camera yet:
-the engine gets the simulator's actions.
+finishing orders and scores as read back with the simulator's. The engine gets the
+simulator's actions, or with ``--camera-only`` only the plays a card camera reads from rendered
+frames (:mod:`tilesight.demo.gouji_camera`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine.events import Event, to_dict
 from engine.gouji.match_table import GoujiTable
 from engine.gouji.options import find_variant
-from engine.gouji.simulate import simulate_match, table_actions
+from engine.gouji.scoring import MatchScore
+from engine.gouji.simulate import (
+    SimulatedGame,
+    simulate_match,
+    simulate_short_game,
+    table_actions,
+)
 from tilesight.config import parse_mqtt_url, redact_url
 from tilesight.demo.broker import choose_broker
 from tilesight.outbox import Outbox
@@ -54,6 +61,8 @@ class GoujiSummary:
     expected: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
     read_back: list[dict[str, Any]] = field(default_factory=list)
     match: tuple[int, ...] = (0, 0)
+    perception: list[Any] = field(default_factory=list)  # camera-only: per game, HandPerception
+    camera_games: list[bool] = field(default_factory=list)  # camera-only: same finish and scores
 
 
 def describe_gouji(event: Event) -> str:
@@ -103,11 +112,12 @@ def run_gouji_demo(options: DemoOptions, out: TextIO) -> GoujiSummary:
             consumer = ScoreConsumer(endpoint, options.tournament, store, name=name)
             consumer.start()
             stack.callback(_collect, consumer, summary)
+        table = GoujiTable(
+            table_id=options.table, options=find_variant(options.variant), seed=options.seed
+        )
         service = TableService(
             topics=TableTopics(options.tournament, options.table),
-            engine=GoujiTable(
-                table_id=options.table, options=find_variant(options.variant), seed=options.seed
-            ),
+            engine=table,
             outbox=outbox,
             endpoint=endpoint,
             client_id=f"tilesight-demo-{options.table}",
@@ -117,7 +127,7 @@ def run_gouji_demo(options: DemoOptions, out: TextIO) -> GoujiSummary:
         service.start()
         if not service.link.connected.wait(10):
             print(f"broker {redact_url(chosen.url)} not reachable yet; events wait", file=out)
-        _play(service, options, summary, out)
+        _play(service, table, options, summary, out)
         summary.unsent = 0 if service.link.wait_drained(60) else outbox.counts()[1]
         if consumer is not None:
             target = service.engine.position
@@ -128,18 +138,48 @@ def run_gouji_demo(options: DemoOptions, out: TextIO) -> GoujiSummary:
     return summary
 
 
-def _play(service: TableService, options: DemoOptions, summary: GoujiSummary, out: TextIO) -> None:
+def _games(options: DemoOptions) -> tuple[list[SimulatedGame], tuple[int, ...]]:
+    """The games to play and the match score they make: a seeded match's first games, or
+    short games of ``cards_per_seat`` cards a seat."""
     variant = find_variant(options.variant)
-    match = simulate_match(options.seed, variant, max_games=options.games)
-    for game in match.games:
-        print(f"── game {summary.games + 1}/{len(match.games)} ──", file=out, flush=True)
+    if not options.cards_per_seat:
+        match = simulate_match(options.seed, variant, max_games=options.games)
+        return list(match.games), match.score.points
+    games = [
+        simulate_short_game(options.seed + k, options.cards_per_seat, variant)
+        for k in range(options.games)
+    ]
+    score = MatchScore(target=variant.match_target)
+    for game in games:
+        score = score.record(game.result)
+    return games, score.points
+
+
+def _play(
+    service: TableService,
+    table: GoujiTable,
+    options: DemoOptions,
+    summary: GoujiSummary,
+    out: TextIO,
+) -> None:
+    games, summary.match = _games(options)
+    if options.camera_only:
+        from tilesight.demo.gouji_camera import play_gouji_camera_only  # noqa: PLC0415 - opt-in
+
+        summary.perception, summary.camera_games = play_gouji_camera_only(
+            service, table, games, options=options, out=out
+        )
+        summary.games = len(games)
+        summary.expected = [(g.result.finish_order, g.result.scores) for g in games]
+        return
+    for game in games:
+        print(f"── game {summary.games + 1}/{len(games)} ──", file=out, flush=True)
         for action in table_actions(game):
             # stamped with the real time when applied, as a camera's action would be
             if service.apply(replace(action, at=None)) and options.pace_s:
                 time.sleep(options.pace_s)
         summary.games += 1
         summary.expected.append((game.result.finish_order, game.result.scores))
-    summary.match = match.score.points
 
 
 def _show(events: list[Event], summary: GoujiSummary, quiet: bool, out: TextIO) -> None:
@@ -194,4 +234,10 @@ def print_gouji_summary(summary: GoujiSummary, consumer: bool, out: TextIO) -> N
     lines.append(
         f"final match score (alliance 0/2/4 : 1/3/5): {summary.match[0]} : {summary.match[1]}"
     )
+    if summary.perception:
+        from models.evaluation.perception_check import total_line  # noqa: PLC0415 - opt-in
+
+        lines.append(total_line(summary.perception, camera_only=True))
+        same, games = sum(summary.camera_games), len(summary.camera_games)
+        lines.append(f"camera-only games: {same}/{games} as the truth finished and scored them")
     print("\n".join(lines), file=out, flush=True)

@@ -33,6 +33,7 @@ class DemoOptions:
     game: str = "mahjong"  # or "gouji" (tilesight.demo.gouji_play)
     games: int = 2  # Gouji games (the first games of a seeded match)
     variant: str = "qingdao"  # Gouji rule variant (engine.gouji.options.find_variant)
+    cards_per_seat: int | None = None  # Gouji: short games of this many cards a seat
 
 
 @dataclass
