@@ -40,6 +40,11 @@ def main() -> None:
         help="in each hand the camera never reads the N-th discard (from 0; the first unclaimed "
         "one from there): it is inferred when the next seat plays",
     )
+    parser.add_argument(
+        "--hide-won-on",
+        action="store_true",
+        help="with --hide: the camera never reads the discard a win is made on instead",
+    )
     args = parser.parse_args()
     started = time.monotonic()
     same = total = alerts = 0
@@ -51,6 +56,7 @@ def main() -> None:
             args.procedure,
             camera_procedure=args.camera_procedure,
             hide=args.hide,
+            hide_won_on=args.hide_won_on,
         )
         for hand in scored:
             total += 1

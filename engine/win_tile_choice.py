@@ -1,9 +1,13 @@
-"""The winning tile of a self-drawn win whose draw no one saw.
+"""The winning tile of a win whose last tile no one saw: a self-drawn win's unseen draw, or
+a win on a discard the camera never read.
 
-A camera sees a self-drawn hand laid down as 14 tiles, not which of them was drawn. Each kind
-the hand holds is tried as the winning tile and the one that scores the most is taken (a legal
-reading first, then the total): the reading most favourable to the winner, which a referee can
-correct. The win is published with ``win_tile_inferred``.
+A camera sees such a hand laid down as 14 tiles, not which of them came last. Each kind the
+hand holds is tried as the winning tile. A self-drawn win takes the reading that scores the
+most (a legal reading first, then the total: the reading most favourable to the winner); a win
+on an unseen discard the legal reading that scores the least, since the discarder pays for it
+and wait fans (single, closed, edge waits, a pung completed on the discard rather than a pair)
+are the less common readings. Either way a referee can correct it: the win is published with
+``win_tile_inferred``.
 """
 
 from __future__ import annotations
@@ -15,16 +19,23 @@ from engine.tiles import Tile
 
 
 def best_win_tile(
-    tiles: tuple[Tile, ...], score: Callable[[Tile, tuple[Tile, ...]], ScoreResult | None]
+    tiles: tuple[Tile, ...],
+    score: Callable[[Tile, tuple[Tile, ...]], ScoreResult | None],
+    *,
+    least: bool = False,
 ) -> tuple[Tile, tuple[Tile, ...]]:
     """``tiles``: the whole concealed hand, winning tile included; ``score(win_tile, rest)``
-    scores one reading (None: no rule set). Returns the chosen tile and the hand without it."""
+    scores one reading (None: no rule set). Returns the chosen tile and the hand without it.
+    ``least``: of the legal readings the one that scores the least (a discard no one saw)."""
     best: tuple[tuple[bool, int], Tile, tuple[Tile, ...]] | None = None
     for kind in dict.fromkeys(tiles):
         rest = list(tiles)
         rest.remove(kind)
         result = score(kind, tuple(rest))
-        rank = (result.valid, result.total) if result is not None else (False, 0)
+        if result is None:
+            rank = (False, 0)
+        else:
+            rank = (result.valid, -result.total if least else result.total)
         if best is None or rank > best[0]:
             best = (rank, kind, tuple(rest))
     if best is None:

@@ -141,6 +141,9 @@ class HandState:
     phase: Phase = Phase.DRAW
     turn: int = 0
     live_discard: tuple[int, Tile] | None = None
+    #: The seat whose last discard no camera read (its tile unknown), until the next draw: a
+    #: win on it names the tile (engine.table.wins).
+    unseen_discard: int | None = None
     river_bottom: bool = False
     claim: ClaimRecord | None = None
     #: The draw that took away the right to claim the last discard: (seat, tile, discard).

@@ -55,6 +55,7 @@ class Turns:
             else:
                 hand.draw_after_discard = None
             hand.live_discard, hand.claim, hand.pending_kong = None, None, None
+            hand.unseen_discard = None
             hand.turn, hand.phase = seat, Phase.DISCARD
             hand.turn_began_with_claim = False
             hand.kong_replacement_drawn = after_kong
@@ -104,6 +105,7 @@ class Turns:
             self.ctx.violate(ViolationKind.RIVER_ORDER, seat, detail)
         hand.river_bottom = self.ctx.wall.live_left == 0
         hand.live_discard, hand.claim, hand.pending_kong = (seat, tile), None, None
+        hand.unseen_discard = None
         hand.draw_after_discard = None
         hand.discard_after_kong = hand.kong_replacement_drawn and hand.turn == seat
         hand.turn, hand.phase = (seat + 1) % 4, Phase.DRAW
@@ -120,11 +122,13 @@ class Turns:
 
     def _unseen_discard(self, hand: HandState, seat: int) -> None:
         """A discard no camera read (the next seat played): one of the seat's tiles leaves its
-        hand and the turn passes; no tile joins its river and none can be claimed."""
+        hand and the turn passes; no tile joins its river and none can be claimed, but a whole hand
+        declared on it wins (the tile is then told from the hand: engine.table.wins)."""
         if not hand.seats[seat].take_unknown_or_any(None):
             self.ctx.violate(ViolationKind.TILE_NOT_IN_HAND, seat, "discarded an unseen tile")
         row, col = divmod(len(hand.seats[seat].river), RIVER_ROW)
         hand.live_discard = hand.claim = hand.pending_kong = hand.draw_after_discard = None
+        hand.unseen_discard = seat
         hand.turn, hand.phase, hand.discard_after_kong = (seat + 1) % 4, Phase.DRAW, False
         hand.turn_began_with_claim = hand.kong_replacement_drawn = False
         hand.river_bottom = bottom = self.ctx.wall.live_left == 0

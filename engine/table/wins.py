@@ -66,6 +66,9 @@ class Wins:
                 )
                 return
             win_tile = drawn
+        elif (unseen := self._unseen_discard_win(hand, seat, declared)) is not None:
+            (discarder, win_tile), declared = unseen
+            how, inferred = "live", True
         else:
             target = self._current_discarder(hand)
             rank = win_rank(seat, target) if target is not None else 0
@@ -108,6 +111,34 @@ class Wins:
 
         tile, rest = best_win_tile(declared.concealed, reading)
         return tile, Hand(rest, declared.melds)
+
+    def _unseen_discard_win(
+        self, hand: HandState, seat: int, declared: Hand | None
+    ) -> tuple[tuple[int, Tile], Hand] | None:
+        """A whole hand declared on the last discard when no camera read that discard: the
+        winning tile is the legal reading that scores the least (engine.win_tile_choice), and
+        it joins the discarder's river and log as if read, to be taken from there. None
+        otherwise."""
+        discarder = hand.unseen_discard
+        if discarder is None or discarder == seat or declared is None:
+            return None
+        if not self._whole(hand.seats[seat].sets, declared):
+            return None
+        river = hand.seats[discarder].river
+
+        def reading(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
+            river.append(tile)  # the discard lay there: it counts as seen (last of its kind)
+            try:
+                context = WinContext(seat, tile, "live", discarder)
+                return score(self.ctx.rules, win_request(hand, context, rest))
+            finally:
+                river.pop()
+
+        tile, rest = best_win_tile(declared.concealed, reading, least=True)
+        river.append(tile)
+        hand.discard_log.append((discarder, tile))
+        hand.unseen_discard = None
+        return (discarder, tile), Hand(rest, declared.melds)
 
     def _late_win_claim(self, seat: int, tile: Tile | None) -> bool:
         """A second win claim on the discard that already ended the hand (one winner only)."""

@@ -175,13 +175,15 @@ def exact_scored_hands(
     *,
     camera_procedure: str | None = None,
     hide: int | None = None,
+    hide_won_on: bool = False,
 ) -> list[ScoredHand]:
     """The simulator's hands laid out as exact detections (every tile where it lies, no model),
     ``frames`` frames per visible change, read, bridged and scored on a camera-only table under
     ``camera_procedure`` (default: the truth's ``procedure``, as a venue configures it): the
     reader's, the bridge's and the engine's share of camera scoring, apart from the detector.
     ``hide``: in each hand the camera never reads that discard (counted from 0; the first
-    from there that the next seat's draw follows, so not one claimed or won on)."""
+    from there that the next seat's draw follows, so not one claimed or won on); with
+    ``hide_won_on`` the discard a win is made on instead (taken at once into the hand)."""
     truth, rules, apart = truth_table(procedure)
     out = []
     for hand in demo_hands(procedure, seed, hands):
@@ -197,7 +199,8 @@ def exact_scored_hands(
             if win is not None:
                 table.reveal_win(*laid_down(win, apart))
                 events += exact_frames(reader, table.spec, frames, frozenset(hidden))
-            if hide is not None and not hidden and _unclaimed(hand.actions, index, hide):
+            hides = hide is not None and _hidden_here(hand.actions, index, hide, hide_won_on)
+            if hides and not hidden:
                 seat = int(getattr(action, "seat", 0))
                 hidden.add((seat, len(table.spec.rivers[seat])))
             if table.apply(action):
@@ -211,11 +214,12 @@ def exact_scored_hands(
     return out
 
 
-def _unclaimed(actions: tuple[act.Action, ...], index: int, skip: int) -> bool:
+def _hidden_here(actions: tuple[act.Action, ...], index: int, skip: int, won_on: bool) -> bool:
     """``actions[index]`` is a discard, at least the ``skip``-th of the hand, that the next
-    seat's draw follows (not claimed, not won on)."""
+    seat's draw follows (not claimed, not won on), or with ``won_on`` one a win is made on."""
     action, after = actions[index], actions[index + 1 : index + 2]
-    if not isinstance(action, act.Discard) or not after or not isinstance(after[0], act.Draw):
+    follows = act.Win if won_on else act.Draw
+    if not isinstance(action, act.Discard) or not after or not isinstance(after[0], follows):
         return False
     return sum(isinstance(a, act.Discard) for a in actions[:index]) >= skip
 

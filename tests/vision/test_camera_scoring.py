@@ -34,3 +34,20 @@ def test_a_hand_scored_differently_is_told() -> None:
         "self_drawn": True,
         "unscored": True,
     }
+
+
+@pytest.mark.parametrize(
+    ("procedure", "seed"), [("wsom", 1), ("wsom", 3), ("wsom", 6), ("national", 3), ("national", 6)]
+)
+def test_a_win_on_a_discard_the_camera_never_read_is_the_truths(procedure: str, seed: int) -> None:
+    """The discard a win is made on is taken into the hand before the camera reads it (the full
+    camera-only run, wsom hand 17): the seat due is inferred to have discarded it, the engine
+    tells the tile from the hand laid down (the legal reading that scores the least), and the
+    win, its discarder and payments are the truth's with no alert. It was taken for a
+    self-drawn win out of turn: out_of_turn, and the whole table paying. These seeds win on the
+    discard of the seat before, two before and three before the winner (whose own discard was
+    then the last one read)."""
+    scored = exact_scored_hands(seed, 4, procedure=procedure, hide=0, hide_won_on=True)
+    discard_wins = [h for h in scored if h.truth and not h.truth["self_drawn"]]
+    assert discard_wins, [h.line() for h in scored]
+    assert [h.line() for h in scored if not h.same or h.alerts] == []
