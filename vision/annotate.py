@@ -32,6 +32,7 @@ GROUP_COLOURS: dict[str, Colour] = {
     "face_down_kong": (230, 90, 220),
     "concealed": (230, 230, 230),
     "apart": (0, 230, 255),
+    "dropped": (60, 60, 255),
 }
 LEGEND = (("read", SURE), ("doubted?runner-up", DOUBTED))
 

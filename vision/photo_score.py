@@ -6,12 +6,13 @@ often it is right. The total is provisional whenever anything is doubted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.notation import Hand, format_hand
 from engine.rulesets import RuleSet, ScoreResult, WinRequest, score_safely
 from engine.tiles import KINDS, Tile
+from vision.photo import PhotoTile
 from vision.photo_hand import Doubt, PhotoHand
 
 
@@ -24,6 +25,8 @@ class ScoredPhoto:
     request: WinRequest
     result: ScoreResult
     doubts: tuple[Doubt, ...]
+    #: boxes taken for no tile to make a win (vision.photo_alternatives): drawn, not scored
+    dropped: tuple[PhotoTile, ...] = field(default=())
 
     @property
     def provisional(self) -> bool:
@@ -45,6 +48,7 @@ class ScoredPhoto:
             "tiles": [t.to_dict() for t in self.reading.tiles],
             "groups": [g.to_dict() for g in self.reading.groups],
             "doubts": [d.to_dict() for d in self.doubts],
+            "dropped": [t.to_dict() for t in self.dropped],
             "provisional": self.provisional,
             "result": self.result.to_json(),
         }

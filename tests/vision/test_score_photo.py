@@ -26,7 +26,7 @@ HAND = "1f _ 1m 2m 3m 4p 5p 6p 9s _ 5p 5p* 5p _ back C C back _ 9s"  # 9s laid a
 EXPECTED = "123m9s456p9s [555p<2] {CCCC}"  # the winning tile last, as `tilesight score` takes it
 WITHOUT_WIN = "123m9s456p [555p<2] {CCCC}"
 DOCUMENT_KEYS = {"hand", "win_tile", "self_drawn", "flowers", "tiles", "groups", "doubts"}
-DOCUMENT_KEYS |= {"provisional", "result"}
+DOCUMENT_KEYS |= {"provisional", "result", "dropped"}
 SETS = {"meld", "concealed_kong", "face_down_kong"}
 AIM = (270.0, 20.0)  # the middle of HAND on the table, mm
 

@@ -29,6 +29,7 @@ from engine.notation import Hand, NotationError, parse_tile
 from engine.rulesets import RuleSet, WinRequest
 from engine.tiles import Wind
 from vision.hand_photo import read_hand
+from vision.photo import PhotoTile
 from vision.photo_alternatives import score_photo_tiles
 from vision.photo_hand import GroupKind, PhotoHand, TileGroup
 
@@ -83,7 +84,7 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
         verdict = f"PROVISIONAL {verdict}: {len(scored.doubts)} doubt(s)"
     lines = [verdict, f"{scored.notation}  win {scored.win or '?'}"]
     lines += [d.message for d in scored.doubts[:2]]
-    _annotate(args, image, reading, lines, alert=scored.provisional)
+    _annotate(args, image, reading, lines, alert=scored.provisional, dropped=scored.dropped)
     if scored.provisional:
         return PROVISIONAL_EXIT
     return 0 if result.valid else 1
@@ -109,6 +110,7 @@ def _annotate(
     lines: list[str],
     *,
     alert: bool,
+    dropped: tuple[PhotoTile, ...] = (),
 ) -> None:
     if not args.annotated:
         return
@@ -118,7 +120,10 @@ def _annotate(
     outlines = [
         Outline(g.members, g.notation or g.kind.value, g.kind.value) for g in reading.groups
     ]
+    first = len(reading.tiles)  # boxes taken for no tile: drawn apart, to be checked
+    outlines += [Outline((first + n,), "no tile?", "dropped") for n in range(len(dropped))]
+    tiles = (*reading.tiles, *dropped)
     try:
-        save(Path(args.annotated), annotate(image, reading.tiles, outlines, lines, alert=alert))
+        save(Path(args.annotated), annotate(image, tiles, outlines, lines, alert=alert))
     except AnnotateError as exc:
         raise CliError(str(exc)) from None
