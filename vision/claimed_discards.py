@@ -69,12 +69,17 @@ def seen_again_dropped(
     events: list[SeatObserved],
     lost: set[tuple[int, int, Tile]],
     published: TableObservation | None,
+    recent: Sequence[SeenDiscard] = (),
 ) -> list[SeatObserved]:
     """``events`` less any discard of a river tile lost from view (``river_taken``: noted in
     ``lost`` as seat, index, tile) and seen again in its place before any claim: the same
     tile, not a new discard (national seed 4 hand 2 through tilesight run: seat 3's last
     discard, a 9s, went for 5 frames while seat 1 set a flower aside and came back as a
-    discard, so seat 3's win was taken for a claim of its own 9s). A meld clears ``lost``."""
+    discard, so seat 3's win was taken for a claim of its own 9s). A meld clears ``lost``, and a
+    tile a claim already took (a claimed discard of ``recent`` in that place: the meld read
+    before the tile was seen gone) is never noted (national seed 4 hand 10: seat 3's next 2p
+    in the place of the 2p chowed was taken for it seen again and never published)."""
+    taken = {(d.seat, d.index) for d in recent if d.claimed and d.index is not None}
     claimed = any(isinstance(e, MeldSeen) for e in events)
     if claimed:
         lost.clear()  # a claim took what was lost
@@ -83,7 +88,8 @@ def seen_again_dropped(
         if isinstance(event, RiverTaken) and published is not None and not claimed:
             river = published.seats[event.seat].river
             index = max(i for i, t in enumerate(river) if t == event.tile)
-            lost.add((event.seat, index, event.tile))
+            if (event.seat, index) not in taken:
+                lost.add((event.seat, index, event.tile))
         elif isinstance(event, DiscardSeen) and not event.inferred:
             place = (event.seat, event.index, event.tile)
             if place in lost:

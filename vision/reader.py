@@ -200,7 +200,7 @@ class TableReader:
             self._expected = None  # a new hand: its dealer plays first
             self._recent.clear()  # nor can a claim take a discard of the hand before
         news = self.reported.news(changes, observation)  # flickers are not news
-        news = seen_again_dropped(news, self._lost, self.published)
+        news = seen_again_dropped(news, self._lost, self.published, self._recent)
         if cleared(observation):
             self._lost.clear()  # the hand's tiles swept: nothing of it comes back
         played = in_play_order(news, last, upgrades)

@@ -66,3 +66,23 @@ def test_a_claimed_discard_is_gone_and_the_next_of_its_kind_in_its_place_is_new(
     play_events(reader, spec)
     spec.rivers[2] = ["9s"]  # seat 2 discards another 9s, where the claimed one lay
     assert play_events(reader, spec) == [("discard", 2, "9s", False)]
+
+
+def test_a_claimed_discard_seen_gone_after_its_meld_is_not_lost_from_view() -> None:
+    """national seed 4 hand 10 through tilesight run (2026-12-07): seat 0 chowed seat 3's 2p,
+    the meld read before the 2p was seen gone from the river (the stabiliser removes a tile
+    only after a while), so it was noted as lost from view; seat 3's last discard, another 2p in
+    the same place, was then taken for it seen again and never published: the hand ended one
+    live tile short of its washout and was abandoned."""
+    reader = TableReader(None, UNIT, Stabiliser(confirm_frames=3, remove_frames=10))
+    spec = TableSpec()
+    spec.rivers[3] = ["5s", "2p"]
+    assert play_events(reader, spec) == [("discard", 3, "5s", False), ("discard", 3, "2p", False)]
+    spec.melds[0] = [MeldSpec(["2p", "1p", "3p"], 0)]  # the chow, from the seat before
+    spec.rivers[3] = ["5s"]
+    assert play_events(reader, spec) == [("meld", 0, "chow", False)]
+    for seat, tile in ((0, "4p"), (1, "7s"), (2, "6s")):  # the 2p seen gone among these
+        spec.rivers[seat].append(tile)
+        assert play_events(reader, spec) == [("discard", seat, tile, False)]
+    spec.rivers[3] = ["5s", "2p"]  # seat 3 discards another 2p, where the claimed one lay
+    assert play_events(reader, spec) == [("discard", 3, "2p", False)]
