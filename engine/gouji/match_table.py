@@ -134,13 +134,14 @@ class GoujiTable:
         step = self.game.apply(move)
         out: list[Event] = [self._violation(v, action, at) for v in step.violations]
         inferred = isinstance(action, GoujiPass) and action.inferred
+        camera = isinstance(action, GoujiPlay) and action.camera
         for event in step.events:
-            out.append(self._envelope(event, at, inferred=inferred))
+            out.append(self._envelope(event, at, inferred=inferred, camera=camera))
         return out
 
     # events ----------------------------------------------------------------------------------
     def _envelope(
-        self, event: game_events.GoujiEvent, at: float, *, inferred: bool = False
+        self, event: game_events.GoujiEvent, at: float, *, inferred: bool, camera: bool
     ) -> Event:
         game = self.game
         assert game is not None
@@ -161,6 +162,7 @@ class GoujiTable:
                 cards_left=event.cards_left,
                 report=game.report(event.seat) is not None,
                 trick_leader=self.trick[0]["seat"],
+                camera=camera,
             )
         if isinstance(event, game_events.Passed):
             return self._event(Passed, at, seat=event.seat, inferred=inferred)
