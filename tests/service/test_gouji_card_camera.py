@@ -22,7 +22,7 @@ from engine.gouji.simulate import simulate_short_game, table_actions
 from engine.gouji.table_events import GoujiPlay
 from models.cards.gouji_video import GameVideo, write_game_video
 from tests.service.conftest import TILESIGHT, Probe, make_service, wait_until
-from tilesight.card_feed import apply_seen
+from tilesight.card_feed import CardFeed, apply_seen
 from tilesight.config import ServiceConfig
 from tilesight.demo.broker import MosquittoBroker
 from vision.card_seats import SeenPlay
@@ -45,7 +45,7 @@ def _config(tmp_path: Path, video: GameVideo, broker: MosquittoBroker) -> Path:
         f'tournament = "hall"\ntable = "G1"\ngame = "gouji"\n'
         f'[[cameras]]\nsource = "{video.video}"\nfps = 100\n'
         f'[calibration]\npath = "{video.calibration}"\n'
-        f'[detector]\nstable_frames = 3\n'
+        f"[detector]\nstable_frames = 3\n"
         f'[mqtt]\nurl = "{broker.url}"\nwill_delay_s = 0\n'
         f'[outbox]\npath = "{tmp_path / "outbox.sqlite"}"\n'
     )
@@ -116,6 +116,25 @@ def test_an_illegal_play_read_is_the_same_alert_as_one_sent(broker: MosquittoBro
         assert camera[0][key] == command[0][key]
     as_read = {k: v for k, v in camera[0]["action"].items() if k != "at"}  # the service's time
     assert as_read == command[0]["action"] | {"camera": True}
+
+
+def test_a_reopened_camera_starts_from_the_trick_on_the_table(broker: MosquittoBroker) -> None:
+    game = simulate_short_game(SEED, CARDS_PER_SEAT)
+    actions = table_actions(game)
+    service = make_service(broker.url, "G1", engine=GoujiTable(table_id="G1"))
+    config = ServiceConfig.model_validate(
+        {"tournament": "hall", "table": "G1", "game": "gouji", "cameras": [{"source": "0"}]}
+    )
+    feed = CardFeed(config, service)
+    assert feed.in_play() is None and feed.on_table() == [[]] * 6
+    for action in actions[:3]:  # the deal, a lead and an answer
+        service.apply(action)
+    assert feed.in_play() == 1
+    plays = [a for a in actions[1:3] if isinstance(a, GoujiPlay)]
+    expected: list[list[str]] = [[] for _ in range(6)]
+    for play in plays:
+        expected[play.seat] = play.cards.split()
+    assert plays and feed.on_table() == expected
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """``tilesight run`` with a Gouji table config: a real process and a real Mosquitto; actions
-arrive as ``cmd/action`` (the card camera: test_gouji_card_camera.py), a SIGTERM and a restart carry the game on from
-the journal, and every event is stored and published once."""
+arrive as ``cmd/action`` (the card camera: test_gouji_card_camera.py), a SIGTERM and a restart
+carry the game on from the journal, and every event is stored and published once."""
 
 from __future__ import annotations
 

@@ -106,6 +106,21 @@ def test_the_watcher_holds_a_read_for_its_frames_and_ignores_one_odd_frame() -> 
         PlayWatcher(zones, hold_frames=0)
 
 
+def test_a_primed_watcher_takes_the_cards_lying_there_for_no_new_play() -> None:
+    zones = SeatZones.from_boxes([(0, 0, 100, 100), (100, 0, 200, 100)])
+    watcher = PlayWatcher(zones, hold_frames=3)
+    watcher.prime([["8s", "8h"], []])  # a reopened stream: the engine's current trick
+    pair = [_read("8h", 20, 50), _read("8s", 40, 50)]
+    for _ in range(4):
+        assert watcher.update(pair) == []  # the same cards: nothing new
+    for _ in range(2):
+        assert watcher.update([*pair, _read("9d", 150, 50)]) == []
+    assert watcher.update([*pair, _read("9d", 150, 50)]) == [SeenPlay(1, ("9d",), 5)]
+    for _ in range(2):
+        assert watcher.update([]) == []
+    assert watcher.update([]) == [TrickCleared(10)]
+
+
 def test_passes_are_inferred_from_the_next_seat_that_plays() -> None:
     hands = [parse_cards("3s 5s 8s Kd")] * 6
     game = GoujiGame(hands, leader=0)
