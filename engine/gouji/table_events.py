@@ -161,6 +161,17 @@ class GoujiViolationRaised(GoujiEvent):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class GoujiCorrectionApplied(GoujiEvent):
+    """A referee superseded the action behind event ``supersedes`` with ``replacement`` (null:
+    dropped it) and the games were replayed; the new ``state`` follows (as mahjong's)."""
+
+    type: ClassVar[str] = "correction_applied"
+    supersedes: str
+    replacement: dict[str, Any] | None = None
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class GoujiTableFault(GoujiEvent):
     type: ClassVar[str] = "table_fault"
     code: str
