@@ -12,8 +12,11 @@ No camera sees the deal: each game starts with ``gouji_start`` over ``cmd/action
 is read only while a game is in play, and a new game starts a new watcher (its table starts
 cleared). A live camera that reconnects, or a process restarted mid-game, starts from what the
 engine says lies in each seat's zone (the current trick), so the same cards are not read as new
-plays. A video file is a recording of one game from its deal: it is read from its start once a
-game is in play, once per game (a game the journal held at start is never read from a file).
+plays. A referee's correction (``cmd/correction``) changes the engine, not the watcher: it keeps
+what it saw in each zone (a misread still read, or at last read right, is no new play), and each
+play it sees next is worked out from the corrected game (docs/cards.md, "Corrections"). A
+video file is a recording of one game from its deal: it is read from its start once a game is
+in play, once per game (a game the journal held at start is never read from a file).
 
 OpenCV and onnxruntime are imported only when the worker runs (``tilesight run`` imports this
 module only for a Gouji table with a camera).

@@ -78,7 +78,7 @@ def test_a_misread_play_is_corrected_and_the_plays_after_it_stand() -> None:
 
 
 def test_a_correction_is_replayed_the_same_from_the_journal() -> None:
-    table, events = _misread_game()
+    _, events = _misread_game()
     misread = next(e for e in events if e.type == "cards_played")
     correction = Correction(supersedes=misread.event_id, replacement=GoujiPlay(seat=0, cards="Td"))
     actions: list[Action] = [
