@@ -9,6 +9,7 @@ import dataclasses
 from engine.actions import Action, Correction, action_to_dict
 from engine.events import Event, to_dict
 from engine.gouji.match_table import GoujiTable
+from engine.gouji.simulate import simulate_match, table_actions
 from engine.gouji.table_events import GoujiPass, GoujiPlay, GoujiStart
 from engine.table.events import public_form
 
@@ -182,3 +183,17 @@ def test_a_corrected_deal_is_concealed_on_public_topics() -> None:
     assert to_dict(public_form(applied[0]))["replacement"]["hands"] is None
     assert table.snapshot()["turn"] == 1
     assert action_to_dict(GoujiPass(seat=1))["action"] == "gouji_pass"
+
+
+def test_a_correction_replays_a_whole_match_to_the_same_state() -> None:
+    """Superseding a play of the first game by itself, two games on: the replay (every game
+    action since the table started) rebuilds exactly the state the table had."""
+    match = simulate_match(5, max_games=2)
+    actions = [a for game in match.games for a in table_actions(game)]
+    table, events = _table(actions)
+    first_play = next(e for e in events if e.type == "cards_played")
+    before, hands = table.snapshot(), table.private_snapshot()
+    assert before["match"]["games"] == 2
+    original = next(a for a in actions if isinstance(a, GoujiPlay))
+    assert _kinds(_correct(table, first_play, original)) == ["correction_applied"]
+    assert table.snapshot() == before and table.private_snapshot() == hands
