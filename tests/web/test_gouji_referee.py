@@ -25,11 +25,11 @@ def test_camera_reads_marked_and_a_misread_corrected(
     broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
 ) -> None:
     page = page_factory(page_url(web.url, "referee.html", {"tournament": TOURNAMENT}))
-    with gouji_service(broker, "T5", tmp_path) as service:
+    with gouji_service(broker, "T4", tmp_path) as service:
         log_in(page, broker)
         service.apply(GoujiStart(hands=HANDS, leader=0))
-        page.wait_for_selector("#tables tr[data-table='T5'] td:nth-child(3):text('1 (playing)')")
-        page.click("#tables tr[data-table='T5'] button.pick")
+        page.wait_for_selector("#tables tr[data-table='T4'] td:nth-child(3):text('1 (playing)')")
+        page.click("#tables tr[data-table='T4'] button.pick")
         (misread,) = service.apply(GoujiPlay(seat=0, cards="Tc Td", camera=True))
         service.apply(GoujiPass(seat=1, inferred=True))
         service.apply(GoujiPlay(seat=2, cards="Q", camera=False))  # refused: a wrong count
@@ -39,7 +39,7 @@ def test_camera_reads_marked_and_a_misread_corrected(
         assert item.locator(".source").text_content() == "camera read"
         passed = page.locator("#recent li[data-type='passed'][data-source='inferred']")
         passed.wait_for()
-        assert "passes (inferred: not seen)" in (passed.text_content() or "")
+        assert "passed (inferred: not seen)" in (passed.text_content() or "")
         # seat 2's Q, sent by command, is refused (one card against two): its forfeit is a
         # pass nobody inferred, not marked
         forfeit = page.locator("#recent li[data-type='passed']").first
@@ -72,4 +72,5 @@ def test_camera_reads_marked_and_a_misread_corrected(
         assert fixed.text_content() == "corrected: play Td"
         applied = page.locator("#recent li[data-type='correction_applied']")
         assert misread.event_id in (applied.text_content() or "")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / "referee-gouji-correction.png").write_bytes(page.screenshot())

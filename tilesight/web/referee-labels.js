@@ -58,7 +58,7 @@ const RefereeLabels = (() => {
       const marks = `${event.gouji ? ", gouji (够级)" : ""}${event.tongpai ? ", last cards (通牌)" : ""}${event.report ? ", ten or fewer left (报牌)" : ""}`;
       return `${ROLES[event.role] || String(event.role)} ${cards(event)} (${event.cards_left} left)${marks}`;
     }
-    if (event.type === "passed") return event.inferred ? "passes (inferred: not seen)" : "passes";
+    if (event.type === "passed") return event.inferred ? "(inferred: not seen)" : "";
     if (event.type === "correction_applied") return `${event.supersedes}: ${replacementText(event.replacement)}`;
     if (event.type === "player_out") return `out in place ${event.place} (${event.place_name})`;
     if (event.type === "game_started") return `game ${event.game_number} starts, seat ${event.leader} leads`;
