@@ -5,6 +5,8 @@ to a mahjong hand: it takes actions (:mod:`engine.gouji.table_events`), numbers 
 ``(epoch, seq)``, gives them seeded UUIDv7 ids (a replay of the same actions makes the same
 events) and keeps what a page needs to draw the table: cards left, the current trick, the
 finishing order so far and the match. Illegal plays become ``violation`` events, never errors.
+A referee's :class:`~engine.actions.Correction` supersedes a game action and replays the rest
+(:mod:`engine.gouji.corrections`); the table adopts the replayed state.
 """
 
 from __future__ import annotations
@@ -111,9 +113,13 @@ class GoujiTable:
         replayed = self.history.replay(action, self._fresh)
         if isinstance(replayed, GoujiViolation):
             return [self._violation(replayed, action, at)]
-        for name in ("game", "game_number", "match", "trick", "trick_winner", "places"):
-            setattr(self, name, getattr(replayed, name))
-        self.last_game = replayed.last_game
+        self.game, self.game_number, self.match = (
+            replayed.game,
+            replayed.game_number,
+            replayed.match,
+        )
+        self.trick, self.trick_winner = replayed.trick, replayed.trick_winner
+        self.places, self.last_game = replayed.places, replayed.last_game
         replacement = action_to_dict(action.replacement) if action.replacement else None
         fields = {"supersedes": action.supersedes, "replacement": replacement}
         return [self._event(GoujiCorrectionApplied, at, **fields, reason=action.reason)]
