@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, MutableSequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.actions import Action, CommandRecord
+from engine.actions import Action, CommandRecord, Correction
 from engine.events import Event
 from tilesight.command_journal import CommandJournal, CommandMessage
 from tilesight.remote_commands import (
@@ -208,6 +208,11 @@ class CommandRunner:
         action = to_action(request)
         assert action is not None
         events = self.service.apply(action)
+        if isinstance(action, Correction) and not any(
+            e.type == "correction_applied" for e in events
+        ):  # refused by the engine (unknown event, illegal replay): its violation says why
+            why = [str(getattr(e, "detail", "")) for e in events if e.type == "violation"]
+            raise CommandError(f"correction not applied: {why[0] if why else 'nothing changed'}")
         return {"events": [e.event_id for e in events]}
 
     def _resync(self, command: CommandMessage, request: ResyncRequest) -> dict[str, Any]:

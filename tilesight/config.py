@@ -128,8 +128,8 @@ class ServiceConfig(_Model):
     table: str = Field(description="Table id within the tournament, e.g. 'T01'.")
     game: Literal["mahjong", "gouji"] = Field(
         "mahjong",
-        description="The game: mahjong, or gouji (six seats; actions arrive as cmd/action, "
-        "there is no card camera yet).",
+        description="The game: mahjong, or gouji (six seats; each game starts over cmd/action, "
+        "its plays read by one overhead card camera or sent as cmd/action: docs/cards.md).",
     )
     gouji_variant: str = Field(
         "qingdao", description="Gouji rule variant (docs/rules-gouji.md) when game = 'gouji'."
@@ -168,10 +168,17 @@ class ServiceConfig(_Model):
 
     @model_validator(mode="after")
     def _gouji_inputs(self) -> ServiceConfig:
-        if self.game == "gouji" and (self.cameras or self.table_port.url):
+        if self.game != "gouji":
+            return self
+        if self.table_port.url:
             raise ValueError(
-                "a Gouji table has no card camera or shuffling table yet: remove [[cameras]] "
-                "and [table_port] (its actions arrive as cmd/action)"
+                "a Gouji table has no shuffling table: remove [table_port] (a game starts "
+                "with gouji_start over cmd/action)"
+            )
+        if len(self.cameras) > 1:
+            raise ValueError(
+                f"a Gouji table reads one overhead card camera, got {len(self.cameras)} "
+                "[[cameras]]: a camera on a seat's hand is not built (docs/cards.md)"
             )
         return self
 

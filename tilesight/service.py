@@ -115,6 +115,12 @@ class TableService:
         return self.commands.receive(command)
 
     # engine ----------------------------------------------------------------------------------
+    @property
+    def engine_lock(self) -> threading.RLock:
+        """Held while the engine changes; an input that reads the engine to work out its next
+        action (a card camera inferring passes) holds it across the read and the apply."""
+        return self._engine_lock
+
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; returns the events newly stored (none if they were stored before).
         An action out of bounds raises ActionFormatError and is neither journaled nor applied."""

@@ -17,9 +17,9 @@ play is the trick cleared (:class:`TrickCleared`).
 A camera cannot see a pass: :func:`next_action` gives the one action the game needs next for
 what was seen, given the game as it stands: while seats the game waits on come before the
 seat that played, each of them passed (a :class:`GoujiPass` flagged ``inferred``); then the play
-itself. A gathered trick means every seat still waited on passed. A play by a seat the game
-does not wait on (a misread zone, an illegal play) is handed over as it is: the engine records
-the violation.
+itself (a :class:`GoujiPlay` flagged ``camera``). A gathered trick means every seat still
+waited on passed. A play by a seat the game does not wait on (a misread zone, an illegal play)
+is handed over as it is: the engine records the violation.
 
 The table's custom the reader relies on (docs/cards.md): each seat lays a play in its own zone,
 facing itself, and a seat playing again in the same trick first puts its earlier cards on the
@@ -30,7 +30,7 @@ face-down pile in the middle, so a zone holds one play, the seat's latest.
 (1, None)
 >>> game = GoujiGame([parse_cards("3s 4s 5s 6s")] * 6, leader=0)
 >>> actions_for(SeenPlay(0, ("3s",), 1), game)
-[GoujiPlay(at=None, seat=0, cards='3s')]
+[GoujiPlay(at=None, seat=0, cards='3s', camera=True)]
 >>> actions_for(SeenPlay(2, ("5s",), 5), game)[0]
 GoujiPass(at=None, seat=1, inferred=True)
 """
@@ -197,6 +197,14 @@ class PlayWatcher:
             out.append(TrickCleared(self.frame))
         return out
 
+    def prime(self, zones: Sequence[Sequence[str]]) -> None:
+        """Start from what the engine says lies in each seat's zone (a reopened stream or a
+        restarted process sees the same cards, not new plays): ``zones[seat]``, card codes."""
+        for state, codes in zip(self.seats, zones, strict=True):
+            state.steady = state.candidate = state.last = tuple(sorted(codes))
+            state.run = state.streak = self.hold_frames
+        self.live = any(zones)
+
     def counts(self) -> list[Counter[str]]:
         """What lies steady in each zone now, as multisets of codes."""
         return [Counter(state.steady) for state in self.seats]
@@ -219,7 +227,7 @@ def next_action(
         return GoujiPass(seat=waiting[0], inferred=True) if waiting else None
     if seen.seat in waiting and waiting[0] != seen.seat:
         return GoujiPass(seat=waiting[0], inferred=True)
-    return GoujiPlay(seat=seen.seat, cards=" ".join(seen.cards))
+    return GoujiPlay(seat=seen.seat, cards=" ".join(seen.cards), camera=True)
 
 
 def actions_for(seen: SeenPlay | TrickCleared, game: GoujiGame) -> list[Action]:

@@ -5,6 +5,8 @@ to a mahjong hand: it takes actions (:mod:`engine.gouji.table_events`), numbers 
 ``(epoch, seq)``, gives them seeded UUIDv7 ids (a replay of the same actions makes the same
 events) and keeps what a page needs to draw the table: cards left, the current trick, the
 finishing order so far and the match. Illegal plays become ``violation`` events, never errors.
+A referee's :class:`~engine.actions.Correction` supersedes a game action and replays the rest
+(:mod:`engine.gouji.corrections`); the table adopts the replayed state.
 """
 
 from __future__ import annotations
@@ -13,20 +15,22 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action, CommandRecord, TableFault, action_to_dict
+from engine.actions import Action, CommandRecord, Correction, TableFault, action_to_dict
 from engine.events import Event, make_event_id
 from engine.gouji import events as game_events
-from engine.gouji.cards import CARDS_PER_PACK, PACKS, SEATS
+from engine.gouji.cards import CARDS_PER_PACK, PACKS
+from engine.gouji.corrections import GoujiHistory
 from engine.gouji.events import GoujiAction, Pass, Play
 from engine.gouji.notation import CardNotationError, card_list, parse_cards
 from engine.gouji.options import GoujiOptions
-from engine.gouji.scoring import PLACE_NAMES, PLACE_SCORES, MatchScore
+from engine.gouji.scoring import PLACE_NAMES, MatchScore
 from engine.gouji.table import GoujiGame
 from engine.gouji.table_events import (
     CardsPlayed,
     GameOver,
     GameStarted,
     GoujiCommandHandled,
+    GoujiCorrectionApplied,
     GoujiPass,
     GoujiPlay,
     GoujiStart,
@@ -38,6 +42,7 @@ from engine.gouji.table_events import (
     PointOpened,
     TrickWon,
 )
+from engine.gouji.table_view import public_snapshot
 from engine.gouji.violations import GoujiViolation
 from engine.gouji.violations import GoujiViolationKind as Kind
 
@@ -74,6 +79,7 @@ class GoujiTable:
         self.trick_winner: int | None = None
         self.places: dict[int, int] = {}
         self.last_game: dict[str, Any] | None = None
+        self.history = GoujiHistory()  # what a referee's correction replays
 
     @property
     def position(self) -> tuple[int, int]:
@@ -81,10 +87,16 @@ class GoujiTable:
 
     def apply(self, action: Action) -> list[Event]:
         at = action.at if action.at is not None else 0.0
-        if isinstance(action, GoujiStart):
-            return self._start(action, at)
-        if isinstance(action, GoujiPlay | GoujiPass):
-            return self._step(action, at)
+        if isinstance(action, Correction):
+            return self._correct(action, at)
+        if isinstance(action, GoujiStart | GoujiPlay | GoujiPass):
+            events = (
+                self._start(action, at)
+                if isinstance(action, GoujiStart)
+                else self._step(action, at)
+            )
+            self.history.remember(action, events)
+            return events
         if isinstance(action, TableFault):
             return [self._event(GoujiTableFault, at, code=action.code, detail=action.detail)]
         if isinstance(action, CommandRecord):
@@ -95,6 +107,27 @@ class GoujiTable:
         return [self._violation(problem, action, at)]
 
     # actions ---------------------------------------------------------------------------------
+    def _correct(self, action: Correction, at: float) -> list[Event]:
+        """Supersede a game action and replay (engine/gouji/corrections.py); refused: a
+        violation and nothing else changes."""
+        replayed = self.history.replay(action, self._fresh)
+        if isinstance(replayed, GoujiViolation):
+            return [self._violation(replayed, action, at)]
+        self.game, self.game_number, self.match = (
+            replayed.game,
+            replayed.game_number,
+            replayed.match,
+        )
+        self.trick, self.trick_winner = replayed.trick, replayed.trick_winner
+        self.places, self.last_game = replayed.places, replayed.last_game
+        replacement = action_to_dict(action.replacement) if action.replacement else None
+        fields = {"supersedes": action.supersedes, "replacement": replacement}
+        return [self._event(GoujiCorrectionApplied, at, **fields, reason=action.reason)]
+
+    def _fresh(self) -> GoujiTable:
+        """A table to replay on: the same options; its events and ids are never published."""
+        return GoujiTable(table_id=self.table_id, options=self.options, epoch=self.epoch)
+
     def _start(self, action: GoujiStart, at: float) -> list[Event]:
         try:
             hands = [parse_cards(hand) for hand in action.hands]
@@ -134,13 +167,14 @@ class GoujiTable:
         step = self.game.apply(move)
         out: list[Event] = [self._violation(v, action, at) for v in step.violations]
         inferred = isinstance(action, GoujiPass) and action.inferred
+        camera = isinstance(action, GoujiPlay) and action.camera
         for event in step.events:
-            out.append(self._envelope(event, at, inferred=inferred))
+            out.append(self._envelope(event, at, inferred=inferred, camera=camera))
         return out
 
     # events ----------------------------------------------------------------------------------
     def _envelope(
-        self, event: game_events.GoujiEvent, at: float, *, inferred: bool = False
+        self, event: game_events.GoujiEvent, at: float, *, inferred: bool, camera: bool
     ) -> Event:
         game = self.game
         assert game is not None
@@ -161,6 +195,7 @@ class GoujiTable:
                 cards_left=event.cards_left,
                 report=game.report(event.seat) is not None,
                 trick_leader=self.trick[0]["seat"],
+                camera=camera,
             )
         if isinstance(event, game_events.Passed):
             return self._event(Passed, at, seat=event.seat, inferred=inferred)
@@ -226,56 +261,7 @@ class GoujiTable:
     # snapshots -------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The public state: no card of any hand, only how many each seat holds."""
-        game = self.game
-        over = game is None or game.over
-        seats = []
-        for seat in range(SEATS):
-            left = len(game.hands[seat]) if game is not None else 0
-            place = self.places.get(seat)
-            seats.append(
-                {
-                    "seat": seat,
-                    "alliance": seat % 2,
-                    "cards_left": left,
-                    "report": game is not None and not over and game.report(seat) is not None,
-                    "place": place,
-                    "place_name": PLACE_NAMES[place - 1] if place else None,
-                    "revolutionary": game is not None and game.revolutionary == seat,
-                    "opened": game is not None and seat in game.opened,
-                }
-            )
-        order = sorted(self.places, key=self.places.__getitem__)
-        alliances = [0, 0]
-        for seat, place in self.places.items():
-            alliances[seat % 2] += PLACE_SCORES[place - 1]
-        to_act = None if game is None else game.to_act
-        return {
-            "rules": "gouji",
-            "game_number": self.game_number,
-            "phase": "waiting" if game is None else "over" if over else "playing",
-            "turn": to_act,
-            "seats": seats,
-            "trick": {
-                "leader": self.trick[0]["seat"] if self.trick else None,
-                "plays": [dict(play) for play in self.trick],
-                "winner": self.trick_winner,
-            },
-            "finish_order": [
-                {"seat": seat, "place": self.places[seat], "place_name": self._name(seat)}
-                for seat in order
-            ],
-            "alliances": alliances,
-            "match": {
-                "points": list(self.match.points),
-                "target": self.match.target,
-                "games": self.match.games,
-                "winner": self.match.winner,
-            },
-            "last_game": self.last_game,
-        }
-
-    def _name(self, seat: int) -> str:
-        return PLACE_NAMES[self.places[seat] - 1]
+        return public_snapshot(self)
 
     def private_snapshot(self) -> dict[str, Any]:
         """Every seat's cards: for referees only (``private/state``)."""

@@ -31,11 +31,13 @@ class GoujiStart(Action):
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class GoujiPlay(Action):
-    """A seat lays cards (notation, e.g. ``"8 8 8 2"``): a lead, an answer or a burn."""
+    """A seat lays cards (notation, e.g. ``"8 8 8 2"``): a lead, an answer or a burn;
+    ``camera``: read by the table's card camera, not entered."""
 
     name: ClassVar[str] = "gouji_play"
     seat: int
     cards: str
+    camera: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -76,7 +78,8 @@ class GameStarted(GoujiEvent):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class CardsPlayed(GoujiEvent):
     """``role``: lead, follow, answer (the 对头 of a 够级 play), burn (烧) or unburn (解烧);
-    ``report``: 报牌, the seat holds ten cards or fewer (not under 憋三)."""
+    ``report``: 报牌, the seat holds ten cards or fewer (not under 憋三); ``camera``: the
+    play was read by the table's card camera (false: entered as ``cmd/action``)."""
 
     type: ClassVar[str] = "cards_played"
     seat: int
@@ -87,6 +90,7 @@ class CardsPlayed(GoujiEvent):
     cards_left: int
     report: bool
     trick_leader: int
+    camera: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -154,6 +158,17 @@ class GoujiViolationRaised(GoujiEvent):
     detail: str
     severity: str
     action: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class GoujiCorrectionApplied(GoujiEvent):
+    """A referee superseded the action behind event ``supersedes`` with ``replacement`` (null:
+    dropped it) and the games were replayed; the new ``state`` follows (as mahjong's)."""
+
+    type: ClassVar[str] = "correction_applied"
+    supersedes: str
+    replacement: dict[str, Any] | None = None
+    reason: str = ""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

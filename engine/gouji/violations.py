@@ -37,6 +37,10 @@ class GoujiViolationKind(enum.Enum):
     PLAYER_OUT = "player_out"
     GAME_OVER = "game_over"
     BAD_ACTION = "bad_action"
+    #: A correction names an event no game action made (engine/gouji/corrections.py).
+    UNKNOWN_EVENT = "unknown_event"
+    #: A correction whose replayed history is illegal: refused, nothing changed.
+    CORRECTION_REFUSED = "correction_refused"
 
 
 #: How loud each kind is: everything is for a referee, a pass on the lead only noted.
@@ -46,6 +50,8 @@ DEFAULT_SEVERITY: dict[GoujiViolationKind, Severity] = dict.fromkeys(
 DEFAULT_SEVERITY |= {
     GoujiViolationKind.PASS_ON_LEAD: Severity.WARNING,
     GoujiViolationKind.GAME_OVER: Severity.WARNING,
+    GoujiViolationKind.UNKNOWN_EVENT: Severity.WARNING,
+    GoujiViolationKind.CORRECTION_REFUSED: Severity.WARNING,
 }
 
 

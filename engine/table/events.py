@@ -238,6 +238,7 @@ CONCEALED_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "draw": ("tile",),
     "deal": ("tiles",),
     "hand_start": ("wall",),
+    "gouji_start": ("hands",),  # a Gouji game's six hands
 }
 
 
@@ -250,6 +251,10 @@ def public_action(action: dict[str, Any]) -> dict[str, Any]:
 def public_form(event: Event) -> Event:
     """The event with its private fields blanked (for public topics and overlays)."""
     blanks: dict[str, Any] = dict.fromkeys(getattr(event, "private_fields", ()))
-    if isinstance(event, CorrectionApplied) and event.replacement is not None:
-        blanks["replacement"] = public_action(event.replacement)
+    # a mahjong or a Gouji table's correction_applied: both carry the replacing action
+    replacement = (
+        getattr(event, "replacement", None) if event.type == "correction_applied" else None
+    )
+    if isinstance(replacement, dict):
+        blanks["replacement"] = public_action(replacement)
     return dataclasses.replace(event, **blanks) if blanks else event

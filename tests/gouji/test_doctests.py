@@ -18,6 +18,7 @@ MODULES = [
     "engine.gouji.opening",
     "engine.gouji.events",
     "engine.gouji.simulate",
+    "engine.gouji.corrections",
 ]
 
 

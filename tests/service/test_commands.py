@@ -145,3 +145,33 @@ def test_command_that_expires_while_queued_is_not_executed(broker: MosquittoBrok
     assert list(service.executed) == ["ack"]
     assert [r["result"]["alert"] for r in service.replies] == ["b"]
     assert late.expired() and not fresh.expired()
+
+
+def test_a_correction_the_engine_does_not_apply_is_answered_as_an_error(broker: MosquittoBroker):
+    """A mahjong table's correction of an unknown event: the engine's unknown_event violation
+    is recorded, the answer is ok false with its detail and the command logged as an error."""
+    from tilesight.table_engine import TableEngine
+
+    engine = TableEngine(table_id="T1", procedure="wsom", rules=None)
+    service = make_service(broker.url, engine=engine)
+    service.start()
+    try:
+        wait_until(service.link.connected.is_set, 10, "service connection")
+        before = service.engine.snapshot() | {"seq": None}
+        with Probe(broker.url, "probe") as probe:
+            probe.subscribe(REPLY)
+            body = b'{"supersedes": "no-such-event", "reason": "test"}'
+            probe.command("tilesight/v1/cup/T1/cmd/correction", body, reply_to=REPLY)
+            wait_until(lambda: _replies(probe), 10, "the answer")
+            (reply,) = _replies(probe)
+        assert reply["ok"] is False, reply
+        assert (
+            reply["error"].startswith("correction not applied: ")
+            and "no-such-event" in reply["error"]
+        )
+        assert service.engine.snapshot() | {"seq": None} == before  # two events logged
+        rows = service.outbox.between("T1", 1, 1, 100)
+        assert [r.type for r in rows] == ["violation", "command_handled"]
+        assert json.loads(rows[-1].payload)["outcome"] == "error"
+    finally:
+        service.stop()

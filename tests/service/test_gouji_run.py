@@ -1,6 +1,6 @@
 """``tilesight run`` with a Gouji table config: a real process and a real Mosquitto; actions
-arrive as ``cmd/action`` (no card camera yet), a SIGTERM and a restart carry the game on from
-the journal, and every event is stored and published once."""
+arrive as ``cmd/action`` (the card camera: test_gouji_card_camera.py), a SIGTERM and a restart
+carry the game on from the journal, and every event is stored and published once."""
 
 from __future__ import annotations
 
@@ -97,10 +97,10 @@ def test_run_a_gouji_table_restart_and_carry_on(broker: MosquittoBroker, tmp_pat
         outbox.close()
 
 
-def test_a_gouji_table_refuses_cameras_and_unknown_variants(tmp_path: Path) -> None:
+def test_a_gouji_table_refuses_a_second_camera_and_unknown_variants(tmp_path: Path) -> None:
     config = tmp_path / "gouji.toml"
     base = 'tournament = "hall"\ntable = "G1"\ngame = "gouji"\n'
-    config.write_text(base + '[[cameras]]\nsource = "0"\n')
+    config.write_text(base + '[[cameras]]\nsource = "0"\n[[cameras]]\nsource = "1"\n')
     done = subprocess.run(
         [TILESIGHT, "run", "--config", str(config)],
         check=False,
@@ -108,7 +108,16 @@ def test_a_gouji_table_refuses_cameras_and_unknown_variants(tmp_path: Path) -> N
         text=True,
         timeout=60,
     )
-    assert done.returncode == 2 and "no card camera" in done.stderr, done.stderr
+    assert done.returncode == 2 and "one overhead card camera" in done.stderr, done.stderr
+    config.write_text(base + '[[cameras]]\nsource = "0"\n')  # one camera: it needs corners
+    done = subprocess.run(
+        [TILESIGHT, "run", "--config", str(config)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "[calibration] path" in done.stderr, done.stderr
     config.write_text(base + 'gouji_variant = "nowhere"\n')
     done = subprocess.run(
         [TILESIGHT, "run", "--config", str(config)],

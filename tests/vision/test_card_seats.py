@@ -106,15 +106,32 @@ def test_the_watcher_holds_a_read_for_its_frames_and_ignores_one_odd_frame() -> 
         PlayWatcher(zones, hold_frames=0)
 
 
+def test_a_primed_watcher_takes_the_cards_lying_there_for_no_new_play() -> None:
+    zones = SeatZones.from_boxes([(0, 0, 100, 100), (100, 0, 200, 100)])
+    watcher = PlayWatcher(zones, hold_frames=3)
+    watcher.prime([["8s", "8h"], []])  # a reopened stream: the engine's current trick
+    pair = [_read("8h", 20, 50), _read("8s", 40, 50)]
+    for _ in range(4):
+        assert watcher.update(pair) == []  # the same cards: nothing new
+    for _ in range(2):
+        assert watcher.update([*pair, _read("9d", 150, 50)]) == []
+    assert watcher.update([*pair, _read("9d", 150, 50)]) == [SeenPlay(1, ("9d",), 5)]
+    for _ in range(2):
+        assert watcher.update([]) == []
+    assert watcher.update([]) == [TrickCleared(10)]
+
+
 def test_passes_are_inferred_from_the_next_seat_that_plays() -> None:
     hands = [parse_cards("3s 5s 8s Kd")] * 6
     game = GoujiGame(hands, leader=0)
-    assert actions_for(SeenPlay(0, ("3s",), 1), game) == [GoujiPlay(seat=0, cards="3s")]
+    assert actions_for(SeenPlay(0, ("3s",), 1), game) == [
+        GoujiPlay(seat=0, cards="3s", camera=True)
+    ]
     got = actions_for(SeenPlay(3, ("8s",), 5), game)
     assert got == [
         GoujiPass(seat=1, inferred=True),
         GoujiPass(seat=2, inferred=True),
-        GoujiPlay(seat=3, cards="8s"),
+        GoujiPlay(seat=3, cards="8s", camera=True),
     ]
     assert game.to_act == 4
     # the trick gathered: every seat still waited on passed (after a play everybody gets a
@@ -127,7 +144,7 @@ def test_passes_are_inferred_from_the_next_seat_that_plays() -> None:
     assert next_action(TrickCleared(10), game, done=False) is None  # nothing live to pass
     # a play by a seat the game does not wait on goes over as it is: the engine objects
     wrong = actions_for(SeenPlay(5, ("Kd",), 12), game)
-    assert wrong == [GoujiPlay(seat=5, cards="Kd")] and game.to_act == 3
+    assert wrong == [GoujiPlay(seat=5, cards="Kd", camera=True)] and game.to_act == 3
 
 
 def test_zones_from_the_table_corners_leave_the_middle_for_the_pile() -> None:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from tilesight.outbox import Outbox
     from tilesight.service import TableService
     from tilesight.supervisor import Supervisor
+    from vision.calibration import Calibration
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +70,8 @@ def run_table(config: ServiceConfig) -> int:
         gouji = _gouji_service(config, outbox, epoch, supervisor)
         if journal:
             _restore(gouji, log)
+        if config.cameras:
+            _add_card_camera(config, gouji, calibration, supervisor)
         _log_start(config, outbox, epoch, log)
         gouji.start()
         return _serve(gouji, supervisor, outbox, log)
@@ -111,7 +114,7 @@ def _gouji_service(
     config: ServiceConfig, outbox: Outbox, epoch: int, supervisor: Supervisor
 ) -> TableService:
     """A Gouji table: the same service on a GoujiTable; its actions arrive as ``cmd/action``
-    (a scorer's console today, a card camera later), journaled and replayed like mahjong's."""
+    (a scorer's console) and from its card camera, journaled and replayed like mahjong's."""
     from engine.gouji.match_table import GoujiTable
     from engine.gouji.options import find_variant
     from tilesight.service import TableService
@@ -132,6 +135,24 @@ def _gouji_service(
         broadcast_delay_s=config.mqtt.broadcast_delay_s,
         journal=True,
         supervisor=supervisor,
+    )
+
+
+def _add_card_camera(
+    config: ServiceConfig,
+    service: TableService,
+    calibration: Calibration | None,
+    supervisor: Supervisor,
+) -> None:
+    """A Gouji table's one overhead card camera (:mod:`tilesight.card_feed`), supervised, its
+    link in the retained state as ``camera``."""
+    from tilesight.card_feed import CardFeed
+
+    feed = CardFeed(config, service, calibration)
+    supervisor.add(
+        "camera",
+        feed.worker(config.cameras[0]),
+        on_status=functools.partial(service.set_link, "camera"),
     )
 
 

@@ -5,7 +5,7 @@ in front of the seat that played it, a trick gathered onto the face-down pile) i
 overhead frames with our own card art (:mod:`models.cards.gouji_frames`); each frame goes through
 the real card reader (:class:`vision.cards.CardReader`), sorted into the six seat zones and held
 until steady (:class:`vision.card_seats.PlayWatcher`); each steady play, passes inferred before
-it (:func:`vision.card_seats.next_action`), goes to the service's
+it (:func:`tilesight.card_feed.apply_seen`), goes to the service's
 :class:`~engine.gouji.match_table.GoujiTable`. The engine never sees a simulator action: only the
 deal (the six hands and the leader, which no camera sees) starts each game. Per game, the plays
 read are compared with the truth's (seen, missed, invented, out of order) and the camera-only
@@ -24,8 +24,8 @@ from engine.gouji.match_table import GoujiTable
 from engine.gouji.notation import card_list
 from engine.gouji.simulate import SimulatedGame, table_actions
 from engine.gouji.table import GoujiGame
-from engine.gouji.table_events import GoujiPlay
-from vision.card_seats import MAX_PASSES, PlayWatcher, SeenPlay, TrickCleared, next_action
+from tilesight.card_feed import apply_seen
+from vision.card_seats import PlayWatcher, SeenPlay, TrickCleared
 from vision.cards import CardReader
 
 if TYPE_CHECKING:
@@ -96,17 +96,12 @@ class CardCamera:
                 self.feed(item)
 
 
-def feeder(service: TableService, table: GoujiTable) -> Callable[[Seen], None]:
-    """What the camera saw, as the table's actions: passes inferred, then the play."""
+def feeder(service: TableService) -> Callable[[Seen], None]:
+    """What the camera saw, as the table's actions: passes inferred, then the play (the same
+    path as ``tilesight run``'s card camera, :func:`tilesight.card_feed.apply_seen`)."""
 
     def feed(seen: Seen) -> None:
-        done = False
-        for _ in range(MAX_PASSES + 1):
-            action = next_action(seen, table.game, done=done)
-            if action is None:
-                return
-            service.apply(action)
-            done = isinstance(action, GoujiPlay)
+        apply_seen(service, seen)
 
     return feed
 
@@ -146,7 +141,7 @@ def play_gouji_camera_only(
         camera = CardCamera(
             render,
             reader,
-            feeder(service, table),
+            feeder(service),
             frames_per_change=options.vision_frames_per_action,
         )
         truth = GoujiGame(game.hands, game.leader, table.options, revolutionary=game.revolutionary)

@@ -36,6 +36,8 @@ const RefereeLabels = (() => {
     game_over: "No game in play",
     bad_action: "Unreadable action",
     burn: "Burn (烧)",
+    unknown_event: "Correction refused: unknown event",
+    correction_refused: "Correction refused",
   };
   const ROLES = { lead: "leads", follow: "plays", answer: "answers as opposite (对头)", burn: "BURNS (烧)", unburn: "unburns (解烧)" };
 
@@ -56,10 +58,46 @@ const RefereeLabels = (() => {
       const marks = `${event.gouji ? ", gouji (够级)" : ""}${event.tongpai ? ", last cards (通牌)" : ""}${event.report ? ", ten or fewer left (报牌)" : ""}`;
       return `${ROLES[event.role] || String(event.role)} ${cards(event)} (${event.cards_left} left)${marks}`;
     }
+    if (event.type === "passed") return event.inferred ? "(inferred: not seen)" : "";
+    if (event.type === "correction_applied") return `${event.supersedes}: ${replacementText(event.replacement)}`;
     if (event.type === "player_out") return `out in place ${event.place} (${event.place_name})`;
     if (event.type === "game_started") return `game ${event.game_number} starts, seat ${event.leader} leads`;
     if (event.type === "game_over") return `game ${event.game_number} over: order ${JSON.stringify(event.finish_order)}, scores ${JSON.stringify(event.scores)}`;
     return "";
+  }
+
+  /** How a play or pass reached the table, for the referee to doubt: "camera" (a play read by
+   * the card camera), "inferred" (a pass nobody saw), or null (entered by command). */
+  function source(event) {
+    if (event.schema !== "tilesight.gouji-event/1") return null;
+    if (event.type === "cards_played" && event.camera) return "camera";
+    if (event.type === "passed" && event.inferred) return "inferred";
+    return null;
+  }
+
+  /** A correction's replacement as a referee reads it ("dropped" for none). */
+  function replacementText(r) {
+    if (!r) return "dropped";
+    return `${String(r.action).replace("gouji_", "")} ${r.tile ?? r.cards ?? ""}`.trim();
+  }
+
+  /** The correction form's fields for a Gouji play or pass (null: not a Gouji one). */
+  function goujiCorrection(event) {
+    if (event.schema !== "tilesight.gouji-event/1") return null;
+    if (event.type === "cards_played") {
+      const how = event.camera ? "read" : "entered";
+      return { kind: "gouji_play", seat: event.seat, cards: cards(event), reason: `seat ${event.seat} played ?, not ${cards(event)} as ${how}` };
+    }
+    if (event.type === "passed") return { kind: "drop", seat: event.seat, cards: "", reason: `seat ${event.seat} did not pass${event.inferred ? " (inferred)" : ""}` };
+    return null;
+  }
+
+  /** The replacement action for the form's kind ("drop": null). */
+  function replacement(kind, seat, value) {
+    if (kind === "drop") return null;
+    if (kind === "gouji_play") return { action: "gouji_play", seat, cards: value };
+    if (kind === "gouji_pass") return { action: "gouji_pass", seat };
+    return { action: "discard", seat, tile: value };
   }
 
   /** The hall list's hand columns: a mahjong hand, or a Gouji game in the same shape. */
@@ -69,5 +107,5 @@ const RefereeLabels = (() => {
     return game.hand || null;
   }
 
-  return { label, burnAlert, recentText, handOf, GOUJI_RECENT: ["cards_played", "player_out", "game_started", "game_over"] };
+  return { label, burnAlert, recentText, handOf, source, replacementText, goujiCorrection, replacement, GOUJI_RECENT: ["cards_played", "passed", "player_out", "game_started", "game_over"] };
 })();

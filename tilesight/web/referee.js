@@ -61,7 +61,7 @@
     }
     if (RECENT_EVENTS.has(event.type)) {
       table.recent.unshift(event);
-      table.recent.length = Math.min(table.recent.length, 12);
+      table.recent.length = Math.min(table.recent.length, 20); // a Gouji trick lists its passes too
     }
   }
 
@@ -200,11 +200,29 @@
     if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
     what = RefereeLabels.recentText(event) ?? what;
     li.appendChild(T.el("span", "what", `#${event.seq} seat ${event.seat ?? "-"} ${String(event.type).replaceAll("_", " ")} ${what}`));
+    // Gouji: a play the card camera read, or a pass it inferred, is the one to doubt
+    const source = RefereeLabels.source(event);
+    if (source) {
+      li.dataset.source = source;
+      li.appendChild(T.el("span", `source ${source}`, source === "camera" ? "camera read" : "inferred"));
+    }
     const correction = tableOf(selected).superseded.get(String(event.event_id));
+    const gouji = RefereeLabels.goujiCorrection(event);
     if (correction) {
       li.classList.add("superseded");
-      const now = correction.replacement ? `${correction.replacement.action} ${correction.replacement.tile ?? ""}` : "dropped";
-      li.appendChild(T.el("span", "corrected", `corrected: ${now}`));
+      li.appendChild(T.el("span", "corrected", `corrected: ${RefereeLabels.replacementText(correction.replacement)}`));
+    } else if (gouji) {
+      const fix = T.el("button", "correct", "Correct…");
+      fix.type = "button";
+      fix.addEventListener("click", () => {
+        $("corr-supersedes").value = String(event.event_id);
+        $("corr-seat").value = String(gouji.seat);
+        $("corr-kind").value = gouji.kind;
+        $("corr-tile").value = gouji.cards;
+        $("corr-reason").value = gouji.reason;
+        $("corr-tile").focus();
+      });
+      li.appendChild(fix);
     } else if (event.type === "tile_discarded") {
       const fix = T.el("button", "correct", "Correct…");
       fix.type = "button";
@@ -226,7 +244,7 @@
     if (selected === null) return;
     const kind = $("corr-kind").value;
     const seat = Number($("corr-seat").value);
-    const replacement = kind === "drop" ? null : { action: "discard", seat, tile: $("corr-tile").value.trim() };
+    const replacement = RefereeLabels.replacement(kind, seat, $("corr-tile").value.trim());
     command(selected, "correction", { supersedes: $("corr-supersedes").value.trim(), replacement, reason: $("corr-reason").value });
   });
   // a kong still face down at the hand's end, turned up where the camera did not read it: the
