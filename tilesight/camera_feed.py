@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine import actions as act
+from tilesight.dealer_watch import DealerWatch
 
 if TYPE_CHECKING:
     from tilesight.config import CameraConfig, ServiceConfig
@@ -49,6 +50,7 @@ class CameraFeed:
         self.service = service
         self.calibration = calibration
         self.actions = ActionBridge(config.procedure)
+        self.dealer_watch = DealerWatch()
         self.frames = 0
         self.shuffling_table = bool(config.table_port.url)  # its dice start each hand
         self.following = False  # a hand this process started or resumed is in view
@@ -64,8 +66,11 @@ class CameraFeed:
             dealer = int(self.service.engine.snapshot().get("next_dealer") or 0)
             start, *deals = self.actions.start(dealer=dealer)
             assert isinstance(start, act.HandStart)
-            for action in (replace(start, dice=dice), *deals):
+            start = replace(start, dice=dice)
+            published = self.service.apply(start)
+            for action in deals:
                 self.service.apply(action)
+            self.dealer_watch.started(start, published)
             self.following = True
 
     def resume(self) -> bool:
@@ -93,6 +98,8 @@ class CameraFeed:
             with self._lock:
                 if not self.following or self._ended():
                     continue
+                if not self.actions.played:
+                    self._check_dealer(event)
                 for action in self.actions.actions(event):
                     self.service.apply(action)
 
@@ -134,6 +141,23 @@ class CameraFeed:
             last = (discards[-1].seat, discards[-1].tile) if discards else None
             reader.prime(seen, next_to_play(played, dealer), last)
             return True
+
+    def _check_dealer(self, event: Observed) -> None:
+        """The hand's first play read: after an abandoned hand, a discard by another seat than
+        the engine's dealer corrects the dealer (:class:`tilesight.dealer_watch.DealerWatch`)."""
+        from vision.observed import DiscardSeen  # noqa: PLC0415 - vision is optional
+
+        seat = getattr(event, "seat", None)
+        hand = self.service.engine.snapshot().get("hand")
+        if seat is None or not isinstance(hand, Mapping) or not _is_play(event):
+            return
+        first = isinstance(event, DiscardSeen)
+        fix = self.dealer_watch.correction(int(seat), int(hand["dealer"]), first_play=first)
+        if fix is None:
+            return
+        log.warning("hand %s: %s", hand["number"], fix.reason)
+        self.service.apply(fix)
+        self.actions.start(dealer=int(seat))  # the bridge follows the hand from its dealer
 
     def _ended(self) -> bool:
         hand = self.service.engine.snapshot().get("hand")
@@ -235,3 +259,10 @@ def _detector(config: ServiceConfig) -> Any:
     options = config.detector
     boxes = box_backend(options.backend, options.model, options.confidence)
     return Detector(boxes=boxes, use_expert=options.expert)
+
+
+def _is_play(event: Observed) -> bool:
+    """A discard, claim, kong or reveal (not a flower set aside at the deal)."""
+    from vision.engine_bridge import PLAY  # noqa: PLC0415 - vision is optional
+
+    return isinstance(event, PLAY)

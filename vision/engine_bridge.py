@@ -52,9 +52,15 @@ class ActionBridge(WinReading):
         whole = self.procedure.has_wall_model  # the dealer's fourteenth tile is dealt
         if whole:
             self._drawn.add(dealer)
-        counts = [14 if whole and seat == dealer else 13 for seat in range(4)]
-        deals: list[act.Action] = [act.Deal(seat=seat, count=counts[seat]) for seat in range(4)]
+        # with a wall the engine deals the dealer 14 (a count it derives from the dealer, so a
+        # corrected dealer moves them: tilesight.dealer_watch); else 13 each
+        deals: list[act.Action] = [act.Deal(seat=s, count=None if whole else 13) for s in range(4)]
         return [act.HandStart(dealer=dealer), *deals]
+
+    @property
+    def played(self) -> bool:
+        """A discard, claim, kong or reveal was read in this hand."""
+        return self._played
 
     def resume(self, snapshot: Mapping[str, Any]) -> bool:
         """Carry on the engine's live hand (``snapshot``, public; a restart mid-hand): whose
@@ -83,7 +89,7 @@ class ActionBridge(WinReading):
 
     def actions(self, event: Observed) -> list[act.Action]:
         """The engine actions ``event`` makes (none for what is only for the referee)."""
-        self._played = self._played or isinstance(event, _PLAY)
+        self._played = self._played or isinstance(event, PLAY)
         if isinstance(event, DiscardSeen):
             seat = event.seat
             out = [*self._missed_turns(seat), *self._own_draw(seat)]
@@ -139,4 +145,4 @@ class ActionBridge(WinReading):
 
 
 #: Observations that show a hand is being played (not its deal).
-_PLAY = (DiscardSeen, MeldSeen, ConcealedKongSeen, FaceDownKongSeen, HandRevealed)
+PLAY = (DiscardSeen, MeldSeen, ConcealedKongSeen, FaceDownKongSeen, HandRevealed)
