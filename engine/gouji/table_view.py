@@ -7,13 +7,24 @@ order so far, the alliances' places and the match (docs/events.md shows one). Ke
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.gouji.cards import SEATS
-from engine.gouji.scoring import PLACE_NAMES, PLACE_SCORES
+from engine.gouji.scoring import PLACE_NAMES, PLACE_SCORES, MatchScore
+from engine.gouji.table import GoujiGame
 
-if TYPE_CHECKING:
-    from engine.gouji.match_table import GoujiTable
+
+class GoujiTable(Protocol):
+    """What the snapshot reads of :class:`engine.gouji.match_table.GoujiTable` (a protocol,
+    so this module does not import the table that imports it)."""
+
+    game: GoujiGame | None
+    game_number: int
+    match: MatchScore
+    trick: list[dict[str, Any]]
+    trick_winner: int | None
+    places: dict[int, int]
+    last_game: dict[str, Any] | None
 
 
 def _seats(table: GoujiTable) -> list[dict[str, Any]]:
