@@ -161,9 +161,23 @@ def _dice(driver: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _events(driver: Any, args: argparse.Namespace) -> None:
-    import contextlib
+    import signal
     import threading
 
+    stop = threading.Event()
+    # following, Ctrl-C ends the follow between calls, never inside one: interrupted mid-call
+    # (a busy machine, the signal early) the driver could be left holding its link and hang
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set()) if args.follow else None
+    try:
+        _past_events(driver, args)
+        if args.follow:
+            stop.wait()  # the driver's poll thread prints new events
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _past_events(driver: Any, args: argparse.Namespace) -> None:
     from devices.device_events import record_to_dict
 
     since = args.since
@@ -176,9 +190,6 @@ def _events(driver: Any, args: argparse.Namespace) -> None:
             since = record.counter
         if not reply.records or since == reply.latest:
             break
-    if args.follow:
-        with contextlib.suppress(KeyboardInterrupt):
-            threading.Event().wait()  # the driver's poll thread prints new events
 
 
 _ACTIONS = {
