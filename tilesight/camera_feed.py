@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -191,8 +191,8 @@ class CameraFeed:
     def worker(self, camera: CameraConfig) -> Work:
         def work(stop: threading.Event) -> None:
             # heavy imports (OpenCV, onnxruntime) only when a camera is configured
-            from tilesight.camera_check import check_first_frame, load_calibration  # noqa: PLC0415
-            from vision.capture import Source, frames  # noqa: PLC0415
+            from tilesight.camera_check import load_calibration  # noqa: PLC0415
+            from vision.capture import Source  # noqa: PLC0415
             from vision.reader import TableReader  # noqa: PLC0415
             from vision.resume import prime_reader  # noqa: PLC0415
             from vision.stabiliser import Stabiliser  # noqa: PLC0415
@@ -204,21 +204,49 @@ class CameraFeed:
                 Stabiliser(confirm_frames=self.config.detector.stable_frames),
                 **hold_frames_for(camera.fps),
             )
-            limiter = FrameLimiter(camera.fps)
-            for number, image in frames(Source(camera.source), on_error=log.warning, stop=stop):
-                if number == 1:  # a fault (not retried) when the frames do not fit
-                    check_first_frame(calibration, image, self.config.calibration.path)
-                    # what the engine holds was reported already: a reopened stream or a
-                    # restarted process sees the same tiles, not new discards
-                    prime_reader(reader, self.service.engine.snapshot())
-                if not limiter.keep(time.monotonic()):
-                    continue  # drop frames beyond the configured rate
+
+            def first() -> None:
+                # what the engine holds was reported already: a reopened stream or a
+                # restarted process sees the same tiles, not new discards
+                prime_reader(reader, self.service.engine.snapshot())
+
+            def each(image: Any) -> None:
                 self.frames += 1
                 self.read(reader.process(image), reader)
-            if not stop.is_set():
-                raise ConnectionError(f"camera {camera.source!r}: the stream ended")
+
+            source = Source(camera.source)
+            read_stream(source, camera, calibration, self.config, stop, first=first, each=each)
 
         return work
+
+
+def read_stream(
+    source: Any,
+    camera: CameraConfig,
+    calibration: Calibration,
+    config: ServiceConfig,
+    stop: threading.Event,
+    *,
+    first: Callable[[], None],
+    each: Callable[[Any], None],
+) -> None:
+    """A camera's frames at its configured rate: the first checked against the calibration (a
+    fault, not retried, when they do not fit) and then ``first()``, each frame kept given to
+    ``each``; a stream that ends before ``stop`` is a ``ConnectionError`` (the supervisor
+    reopens it)."""
+    from tilesight.camera_check import check_first_frame  # noqa: PLC0415 - OpenCV
+    from vision.capture import frames  # noqa: PLC0415
+
+    limiter = FrameLimiter(camera.fps)
+    for number, image in frames(source, on_error=log.warning, stop=stop):
+        if number == 1:
+            check_first_frame(calibration, image, config.calibration.path)
+            first()
+        if not limiter.keep(time.monotonic()):
+            continue  # drop frames beyond the configured rate
+        each(image)
+    if not stop.is_set():
+        raise ConnectionError(f"camera {camera.source!r}: the stream ended")
 
 
 class FrameLimiter:

@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.gouji.match_table import GoujiTable
 from engine.gouji.table_events import GoujiPlay
@@ -143,9 +142,9 @@ class CardFeed:
     def worker(self, camera: CameraConfig) -> Work:
         def work(stop: threading.Event) -> None:
             # heavy imports (OpenCV, onnxruntime) only when a card camera is configured
-            from tilesight.camera_check import check_first_frame, load_calibration  # noqa: PLC0415
-            from tilesight.camera_feed import FrameLimiter  # noqa: PLC0415
-            from vision.capture import Source, frames  # noqa: PLC0415
+            from tilesight.camera_check import load_calibration  # noqa: PLC0415
+            from tilesight.camera_feed import read_stream  # noqa: PLC0415
+            from vision.capture import Source  # noqa: PLC0415
             from vision.card_seats import SeatZones  # noqa: PLC0415
             from vision.cards import CardReader  # noqa: PLC0415
 
@@ -159,16 +158,14 @@ class CardFeed:
             if not source.is_live:
                 self._file_read_for = number
                 log.info("game %d: reading %s from its start", number, camera.source)
-            limiter = FrameLimiter(camera.fps)
-            for count, image in frames(source, on_error=log.warning, stop=stop):
-                if count == 1:  # a fault (not retried) when the frames do not fit
-                    check_first_frame(calibration, image, self.config.calibration.path)
-                    self.watch(zones, primed=source.is_live)
-                if not limiter.keep(time.monotonic()):
-                    continue  # drop frames beyond the configured rate
+
+            def each(image: Any) -> None:
                 self.frames += 1
                 self.see(reader.read(image), zones)
-            if not stop.is_set():
-                raise ConnectionError(f"camera {camera.source!r}: the stream ended")
+
+            def first() -> None:
+                self.watch(zones, primed=source.is_live)
+
+            read_stream(source, camera, calibration, self.config, stop, first=first, each=each)
 
         return work
