@@ -97,34 +97,27 @@ def test_run_a_gouji_table_restart_and_carry_on(broker: MosquittoBroker, tmp_pat
         outbox.close()
 
 
+def _run_refused(config: Path) -> subprocess.CompletedProcess[str]:
+    """``tilesight run`` on ``config``, which it should refuse at start."""
+    return subprocess.run(
+        [TILESIGHT, "run", "--config", str(config)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_a_gouji_table_refuses_a_second_camera_and_unknown_variants(tmp_path: Path) -> None:
     config = tmp_path / "gouji.toml"
     base = 'tournament = "hall"\ntable = "G1"\ngame = "gouji"\n'
     config.write_text(base + '[[cameras]]\nsource = "0"\n[[cameras]]\nsource = "1"\n')
-    done = subprocess.run(
-        [TILESIGHT, "run", "--config", str(config)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _run_refused(config)
     assert done.returncode == 2 and "one overhead card camera" in done.stderr, done.stderr
     config.write_text(base + '[[cameras]]\nsource = "0"\n')  # one camera: it needs corners
-    done = subprocess.run(
-        [TILESIGHT, "run", "--config", str(config)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _run_refused(config)
     assert done.returncode == 2 and "[calibration] path" in done.stderr, done.stderr
     config.write_text(base + 'gouji_variant = "nowhere"\n')
-    done = subprocess.run(
-        [TILESIGHT, "run", "--config", str(config)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _run_refused(config)
     assert done.returncode == 2 and "nowhere" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
