@@ -178,12 +178,17 @@ class Win(Action):
     concealed hand *without* the winning tile (needed when the table never saw it), or, for a
     self-drawn win whose draw no one saw and no ``tile``, the whole hand *with* it (the engine
     takes the tile that scores the most; ``win_declared.win_tile_inferred``).
+    ``one_unread``: a camera read ``hand`` one tile short with ``tile`` perhaps already among
+    it; should ``hand`` and ``tile`` not make a win, the engine takes one copy of ``tile`` out
+    and the tile no camera read as the one that makes the least-scoring legal win
+    (``win_declared.hand_tile_inferred``).
     """
 
     name: ClassVar[str] = "win"
     seat: int
     tile: Tile | None = None
     hand: Hand | None = None
+    one_unread: bool = False
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

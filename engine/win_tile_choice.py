@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.rulesets import ScoreResult
-from engine.tiles import Tile
+from engine.tiles import COPIES_PER_KIND, KINDS, Tile
 
 
 def best_win_tile(
@@ -41,3 +41,24 @@ def best_win_tile(
     if best is None:
         raise ValueError("a self-drawn win needs at least one concealed tile")
     return best[1], best[2]
+
+
+def unread_tile(
+    rest: tuple[Tile, ...],
+    won_on: Tile,
+    score: Callable[[tuple[Tile, ...]], ScoreResult | None],
+) -> Tile | None:
+    """A tile of a hand a camera read one short (``rest``: the hand without ``won_on``, one
+    tile missing): the kind that makes ``score(rest + kind)`` a legal win scoring the least
+    (the discarder pays; a referee may correct it). None when no kind does, or with no rule
+    set to tell."""
+    best: tuple[int, Tile] | None = None
+    for kind in KINDS:
+        if (*rest, won_on).count(kind) >= COPIES_PER_KIND:
+            continue
+        result = score((*rest, kind))
+        if result is None or not result.valid:
+            continue
+        if best is None or result.total < best[0]:
+            best = (result.total, kind)
+    return best[1] if best is not None else None

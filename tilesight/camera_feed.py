@@ -77,7 +77,11 @@ class CameraFeed:
         """Carry on the hand the engine holds (rebuilt from the journal after a restart); False
         when no hand is in play. Each camera's reader starts from it too (:meth:`worker`)."""
         with self._lock:
-            self.following = self.actions.resume(self.service.engine.snapshot())
+            snapshot = self.service.engine.snapshot()
+            self.following = self.actions.resume(snapshot)
+            if self.following:  # a hand not played yet: its first discard may name the dealer
+                start = getattr(self.service.engine, "last_hand_start", None)
+                self.dealer_watch.resumed(start, snapshot)
             return self.following
 
     def read(self, events: Iterable[Observed], reader: TableReader | None = None) -> None:

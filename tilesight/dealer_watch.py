@@ -14,8 +14,9 @@ The referee sees the ``correction_applied`` with its reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from engine import actions as act
 from engine.events import Event
@@ -41,6 +42,15 @@ class DealerWatch:
         if abandoned and begun is not None:
             self._start, self._event_id = start, begun.event_id
 
+    def resumed(
+        self, start: tuple[act.HandStart, list[Event]] | None, snapshot: Mapping[str, Any]
+    ) -> None:
+        """A restart resumed the live hand (``snapshot``); ``start``: its hand start and what
+        that published, as the journal's replay gave them. Watched as at :meth:`started` while
+        nothing is played yet (a restart between an abandoned hand and the first discard)."""
+        if start is not None and not any_play(snapshot):
+            self.started(*start)
+
     def correction(self, seat: int, dealer: int, first_play: bool) -> act.Correction | None:
         """The correction that makes ``seat`` the dealer, when its discard is the first play
         read in a hand that follows an abandoned one and the engine's ``dealer`` is another
@@ -56,3 +66,10 @@ class DealerWatch:
         return act.Correction(
             supersedes=event_id, replacement=replace(start, dealer=seat), reason=reason
         )
+
+
+def any_play(snapshot: Mapping[str, Any]) -> bool:
+    """The live hand has a discard, meld or kong on the table."""
+    hand = snapshot.get("hand")
+    seats = hand.get("seats", []) if isinstance(hand, Mapping) else []
+    return any(s.get("river") or s.get("melds") or s.get("face_down_kongs") for s in seats)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
-from engine.actions import Action
+from engine.actions import Action, HandStart
 from engine.events import Event
 from engine.procedures import find_procedure
 from engine.rulesets import find_rules
@@ -54,13 +54,19 @@ class TableEngine:
             epoch=epoch,
             id_factory=seeded_id_factory(seed),
         )
+        #: The last hand start applied and the events it gave (a journal replayed after a
+        #: restart rebuilds it): a camera-only table's dealer check (tilesight.dealer_watch).
+        self.last_hand_start: tuple[HandStart, list[Event]] | None = None
 
     @property
     def position(self) -> tuple[int, int]:
         return self.table.epoch, self.table.seq
 
     def apply(self, action: Action) -> list[Event]:
-        return list(self.table.apply(action))
+        events = list(self.table.apply(action))
+        if isinstance(action, HandStart):
+            self.last_hand_start = (action, events)
+        return events
 
     def snapshot(self) -> dict[str, Any]:
         return dict(self.table.snapshot())

@@ -136,7 +136,10 @@ class WinReading(TurnKeeping):
             self._won_on[seat] = discard[1]
         if discard and discard[0] != seat and short:
             self._declared[seat][discard[1]] += 1
-            return act.Win(seat=seat, tile=discard[1], hand=Hand(tuple(revealed)))
+            # the discard taken and of a kind laid: perhaps laid in, a tile of the hand unread
+            unread = taken and discard[1] in revealed
+            hand = Hand(tuple(revealed))
+            return act.Win(seat=seat, tile=discard[1], hand=hand, one_unread=unread)
         if discard and discard[0] != seat and discard[1] in revealed:
             rest = list(revealed)
             rest.remove(discard[1])

@@ -125,13 +125,16 @@ class WinDeclared(TableEvent):
 
     The changes the win causes: a robbed kong's payment given back is included.
     ``win_tile_inferred``: a self-drawn win whose draw no one saw (a camera-only table); the
-    engine took the tile of the hand that scores the most (engine.win_tile_choice)."""
+    engine took the tile of the hand that scores the most (engine.win_tile_choice).
+    ``hand_tile_inferred``: a tile of the hand no camera read (the hand read one short), taken
+    as the one making the least-scoring legal win (engine.win_tile_choice.unread_tile)."""
 
     type: ClassVar[str] = "win_declared"
     seat: int
     win_tile: Tile | None
     self_drawn: bool
     win_tile_inferred: bool = False
+    hand_tile_inferred: Tile | None = None
     discarder: int | None = None
     robbing_kong: bool = False
     kong_replacement: bool = False

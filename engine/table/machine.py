@@ -235,7 +235,7 @@ class Table:
         elif isinstance(action, act.Flower):
             self._claims.flower(action.seat, action.tile)
         elif isinstance(action, act.Win):
-            self._wins.win(action.seat, action.tile, action.hand)
+            self._wins.win(action.seat, action.tile, action.hand, one_unread=action.one_unread)
         elif isinstance(action, act.Washout):
             self._wins.washout()
         elif isinstance(action, act.Correction):

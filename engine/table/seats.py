@@ -157,6 +157,9 @@ class HandState:
     winners: list[int] = field(default_factory=list)
     #: The last win on a discard: (discarder, tile, winner, win event id), for interceptions.
     last_discard_win: tuple[int, Tile, int, str] | None = None
+    #: Wins scored on a hand read one tile short: winner -> (the whole hand scored, sorted,
+    #: the tile inferred, win event id); the hand read whole later is checked against it.
+    unread_wins: dict[int, tuple[tuple[Tile, ...], Tile, str]] = field(default_factory=dict)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     penalties: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     #: Every discard of the hand in order, claimed ones too: (seat, tile). Zung Jung's

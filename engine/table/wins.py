@@ -16,10 +16,10 @@ from engine.table.events import WashoutDeclared, WinDeclared
 from engine.table.hooks import Hooks
 from engine.table.scoreboard import Scoreboard
 from engine.table.seats import HandState, Phase, WinContext
+from engine.table.unseen_wins import unread_completion, unseen_discard_win, unseen_draw, whole
 from engine.table.win_request import score, score_json, win_request
 from engine.tiles import Meld, MeldKind, Tile
 from engine.violations import ViolationKind
-from engine.win_tile_choice import best_win_tile
 
 _REFUSED = object()
 
@@ -36,9 +36,11 @@ class Wins:
     def max_winners(self) -> int:
         return self.ctx.rules.max_winners_per_discard if self.ctx.rules is not None else 1
 
-    def win(self, seat: int, tile: Tile | None, declared: Hand | None) -> None:
+    def win(
+        self, seat: int, tile: Tile | None, declared: Hand | None, *, one_unread: bool = False
+    ) -> None:
         inferred = False  # the winning tile chosen by the engine (a draw no one saw)
-        if self._late_win_claim(seat, tile):
+        if self._late_win_claim(seat, tile) or self._read_whole_again(seat, tile, declared):
             return
         hand = self.ctx.live_hand(seat)
         if hand is None:
@@ -57,8 +59,8 @@ class Wins:
             discarder, win_tile, how = hand.pending_kong[0], hand.pending_kong[1], "robbing"
         elif hand.turn == seat and hand.phase is Phase.DISCARD and not hand.turn_began_with_claim:
             drawn = state.last_drawn if state.last_drawn is not None else tile
-            if drawn is None and declared is not None and self._whole(state.sets, declared):
-                drawn, declared = self._unseen_draw(hand, seat, declared)
+            if drawn is None and declared is not None and whole(state.sets, declared):
+                drawn, declared = unseen_draw(self.ctx.rules, hand, seat, declared)
                 inferred = True
             if drawn is None:
                 self.ctx.violate(
@@ -66,7 +68,7 @@ class Wins:
                 )
                 return
             win_tile = drawn
-        elif (unseen := self._unseen_discard_win(hand, seat, declared)) is not None:
+        elif (unseen := unseen_discard_win(self.ctx.rules, hand, seat, declared)) is not None:
             (discarder, win_tile), declared = unseen
             how, inferred = "live", True
         else:
@@ -91,54 +93,34 @@ class Wins:
         request = win_request(hand, win, known) if known is not None else None
         # a kong still face down: the hand is not known until it is shown (then scored)
         result = None if state.face_down_kongs else score(self.ctx.rules, request)
+        unread: Tile | None = None
+        if result is not None and not result.valid and one_unread and known is not None:
+            completed = unread_completion(self.ctx.rules, hand, win, known)
+            if completed is not None:
+                (request, result), unread = completed
         if result is not None and not result.valid:
             why = result.error or f"{result.total} points"
             self.ctx.violate(ViolationKind.FALSE_WIN, seat, f"not a legal win on {win_tile}: {why}")
             return
-        self._apply_win(hand, win, request, result, inferred=inferred)
+        self._apply_win(hand, win, request, result, inferred=inferred, unread=unread)
 
-    @staticmethod
-    def _whole(sets: int, declared: Hand) -> bool:
-        """``declared`` holds the winning tile too: 14 tiles with the seat's sets."""
-        return len(declared.concealed) + 3 * sets == 14
-
-    def _unseen_draw(self, hand: HandState, seat: int, declared: Hand) -> tuple[Tile, Hand]:
-        """The tile of a self-drawn win whose draw was not seen: the best-scoring reading."""
-
-        def reading(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
-            request = win_request(hand, WinContext(seat, tile, "self", None), rest)
-            return score(self.ctx.rules, request)
-
-        tile, rest = best_win_tile(declared.concealed, reading)
-        return tile, Hand(rest, declared.melds)
-
-    def _unseen_discard_win(
-        self, hand: HandState, seat: int, declared: Hand | None
-    ) -> tuple[tuple[int, Tile], Hand] | None:
-        """A whole hand declared on the last discard when no camera read that discard: the
-        winning tile is the legal reading that scores the least (engine.win_tile_choice), and
-        it joins the discarder's river and log as if read, to be taken from there. None
-        otherwise."""
-        discarder = hand.unseen_discard
-        if discarder is None or discarder == seat or declared is None:
-            return None
-        if not self._whole(hand.seats[seat].sets, declared):
-            return None
-        river = hand.seats[discarder].river
-
-        def reading(tile: Tile, rest: tuple[Tile, ...]) -> ScoreResult | None:
-            river.append(tile)  # the discard lay there: it counts as seen (last of its kind)
-            try:
-                context = WinContext(seat, tile, "live", discarder)
-                return score(self.ctx.rules, win_request(hand, context, rest))
-            finally:
-                river.pop()
-
-        tile, rest = best_win_tile(declared.concealed, reading, least=True)
-        river.append(tile)
-        hand.discard_log.append((discarder, tile))
-        hand.unseen_discard = None
-        return (discarder, tile), Hand(rest, declared.melds)
+    def _read_whole_again(self, seat: int, tile: Tile | None, declared: Hand | None) -> bool:
+        """The winner of a hand first read one short declares it again, read whole: nothing new
+        when it is the hand scored; else an alert naming the win a referee should correct."""
+        hand = self.ctx.hand
+        if hand is None or declared is None or seat not in hand.unread_wins:
+            return False
+        scored, unread, event_id = hand.unread_wins[seat]
+        whole = tuple(sorted([*declared.concealed, *([tile] if tile is not None else [])]))
+        if whole != scored:
+            read = "".join(map(str, whole))
+            self.ctx.violate(
+                ViolationKind.FALSE_WIN,
+                seat,
+                f"hand read whole as {read}, not as scored with {unread} inferred: a referee "
+                f"may correct event {event_id}",
+            )
+        return True
 
     def _late_win_claim(self, seat: int, tile: Tile | None) -> bool:
         """A second win claim on the discard that already ended the hand (one winner only)."""
@@ -202,6 +184,7 @@ class Wins:
         result: ScoreResult | None,
         *,
         inferred: bool = False,
+        unread: Tile | None = None,
     ) -> None:
         seat, win_tile, how, discarder = win.seat, win.tile, win.how, win.discarder
         unshown = hand.seats[seat].face_down_kongs > 0  # scored when those kongs are shown
@@ -233,6 +216,7 @@ class Wins:
             seat=seat,
             win_tile=win_tile,
             win_tile_inferred=inferred,
+            hand_tile_inferred=unread,
             self_drawn=how == "self",
             discarder=discarder,
             robbing_kong=how == "robbing",
@@ -243,6 +227,9 @@ class Wins:
             score=score_json(result) if result is not None else None,
             deltas=deltas,
         )
+        if unread is not None and request is not None:
+            whole = tuple(sorted([*request.hand.concealed, win_tile]))
+            hand.unread_wins[seat] = (whole, unread, event.event_id)
         if request is not None and unshown:
             hand.unscored_wins[seat] = (request, event.event_id, discarder)
         if discarder is not None:

@@ -25,13 +25,18 @@ GOLDEN = {
     "wsom-camera": "a4ba535512f3aed895a43d5feced68783c875890995d1e79adb0bed9d82ce91f",
     "wsom-simulated": "cdcdcd68c8de7b3071cc1deb008d5586b14abc66ec6261c50692a109b6107689",
 }
+#: Fields events gained since, null on these logs' events (docs/events.md, versions).
+NEWER_NULL_FIELDS = ("hand_tile_inferred",)
 
 
 def _events(text: str) -> str:
     record = load_record(text)
     rules = find_rules(record.rules) if record.rules else None
     table = Table(find_procedure(record.procedure or "log"), rules=rules)
-    return "".join(to_json(event) + "\n" for event in replay(table, record.actions))
+    lines = "".join(to_json(event) + "\n" for event in replay(table, record.actions))
+    for field in NEWER_NULL_FIELDS:
+        lines = lines.replace(f'"{field}":null,', "")
+    return lines
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -62,3 +62,32 @@ def test_after_a_hand_with_a_result_a_late_seat_is_a_missed_discard_not_a_new_de
     assert service.engine.snapshot()["hand"]["dealer"] == 0
     inferred = [e for e in service.of_type("tile_discarded") if e["tile"] is None]
     assert [e["seat"] for e in inferred] == [0]
+
+
+def test_a_restart_before_the_first_discard_still_names_the_dealer() -> None:
+    """Killed after the abandoned hand's sweep started hand 2: the journal replayed into a new
+    process, whose first discard read still corrects the dealer."""
+    feed, service = _feed("wsom")
+    _abandon_a_hand(feed, _reader())
+    again, restarted = _feed("wsom")
+    for action in service.journal:
+        restarted.apply(action)  # as TableService.restore replays the journal
+    assert again.resume()
+    _discards(again, _reader(), [1, 2, 3])
+    (fix,) = restarted.of_type("correction_applied")
+    assert "seat 1 deals" in fix["reason"]
+    assert restarted.engine.snapshot()["hand"]["dealer"] == 1
+    kinds = [e["kind"] for e in restarted.of_type("violation")]
+    assert kinds == ["hand_abandoned"], kinds
+
+
+def test_a_restart_after_play_began_leaves_the_dealer_alone() -> None:
+    feed, service = _feed("wsom")
+    reader = _reader()
+    _abandon_a_hand(feed, reader)
+    _discards(feed, reader, [0, 1])  # the kept dealer discards first: settled
+    again, restarted = _feed("wsom")
+    for action in service.journal:
+        restarted.apply(action)
+    assert again.resume()
+    assert again.dealer_watch.correction(2, 0, first_play=True) is None

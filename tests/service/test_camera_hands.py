@@ -37,8 +37,10 @@ class _Service:
     def __init__(self, procedure: str) -> None:
         self.engine = TableEngine(table_id="T01", procedure=procedure, rules=None)
         self.events: list[dict[str, Any]] = []
+        self.journal: list[act.Action] = []  # what TableService would journal
 
     def apply(self, action: act.Action) -> list[Any]:
+        self.journal.append(action)
         events = self.engine.apply(action)
         self.events += [to_dict(e) for e in events]
         return events

@@ -148,3 +148,43 @@ def test_a_self_drawn_hand_first_misread_is_scored_once_read_right() -> None:
     assert [v.kind.value for v in table.violations] == ["false_win"]
     (win,) = _wins(engine_events)
     assert win["self_drawn"] and win["win_tile_inferred"] and win["score"] is not None
+
+
+def _won_read_short(*reads: list[str]) -> tuple[Table, list[dict[str, object]]]:
+    """Seat 1 discards 5p, seat 0 takes it and lays its hand, read as each of ``reads`` in
+    turn with the 5p gone from the river."""
+    events: list[Observed] = [DiscardSeen(0, Tile.parse("9m")), DiscardSeen(1, Tile.parse("5p"))]
+    events += [HandRevealed(0, _tiles(read), discard_in_river=False) for read in reads]
+    table, engine_events = _bridged(events)
+    return table, _wins(engine_events)
+
+
+def test_a_hand_read_a_tile_short_with_the_discard_laid_in_infers_the_unread_tile() -> None:
+    """Wsom hand 17 of the full camera-only run: the 5p laid in, a 2m the detector missed."""
+    short = [t for t in HAND if t != "2m"] + ["5p"]
+    table, wins = _won_read_short(short, [*HAND, "5p"])  # then read whole: nothing new
+    assert not table.violations, table.violations
+    (win,) = wins
+    assert win["hand_tile_inferred"] == "2m" and win["win_tile"] == "5p"
+    assert win["discarder"] == 1 and not win["self_drawn"] and win["score"] is not None
+    assert sorted(parse_hand(str(win["hand"])).concealed) == sorted(_tiles(HAND))
+    assert table.scores[0] > 0 and table.scores[1] < 0
+
+
+def test_a_hand_read_whole_unlike_the_tile_inferred_alerts_the_referee() -> None:
+    """A 4s missed: 4s or 7s both make the hand; read whole later as the other one."""
+    short = [t for t in HAND if t != "4s"] + ["5p"]
+    _, (first,) = _won_read_short(short)
+    inferred = str(first["hand_tile_inferred"])
+    assert inferred in ("4s", "7s")
+    other = "7s" if inferred == "4s" else "4s"
+    table, wins = _won_read_short(short, [*short, other])
+    assert len(wins) == 1
+    (alert,) = table.violations
+    assert alert.kind.value == "false_win" and f"{inferred} inferred" in alert.detail
+
+
+def test_a_hand_read_short_that_no_tile_makes_a_win_is_a_false_win() -> None:
+    short = ["1m", "3m", "5m", "4s", "6s", "8s", "7p", "9p", "E", "S", "W", "5p", "5p"]
+    table, wins = _won_read_short(short)
+    assert [v.kind.value for v in table.violations] == ["false_win"] and not wins

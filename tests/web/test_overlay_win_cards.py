@@ -85,3 +85,34 @@ def test_a_self_drawn_win_no_camera_saw_drawn_says_its_tile_was_not_seen(
         assert "not seen" in (page.text_content(".win-card .win-note") or "")
         assert page.get_attribute(".win-card .win-tile", "data-tile") == win["win_tile"]
         assert page.text_content(".win-card .win-total") == str(win["score"]["total"])
+
+
+def test_a_win_on_a_hand_read_one_short_names_the_tile_taken_for_the_one_not_read(
+    broker: MosquittoBroker, web: Any, page_factory: Any, tmp_path: Path
+) -> None:
+    """A camera-only table: seat 0 wins on seat 1's 5p, its hand read with the 5p laid in and
+    the 2m missed. The card shows the whole hand scored and says which tile was taken."""
+    deal = "start\n" + "".join(f"deal {seat} ?13\n" for seat in range(4))
+    play = "0 draw ?\n0 discard 9m\n1 draw ?\n1 discard 5p\n"
+    with table_service(broker, "T4", tmp_path, procedure="log") as service:
+        page = page_factory(overlay_url(web, broker, "T4"))
+        for action in script(deal + play):
+            service.apply(action)
+        wait_for_seq(page, service.engine.position[1])
+        read = parse_hand("13m456s789pEEE55p")  # the 2m not read, the 5p won on laid in
+        events = [
+            to_dict(e)
+            for e in service.apply(Win(seat=0, tile=parse_tile("5p"), hand=read, one_unread=True))
+        ]
+        win = next(e for e in events if e["type"] == "win_declared")
+        assert win["hand_tile_inferred"] == "2m" and win["discarder"] == 1
+        wait_for_seq(page, service.engine.position[1])
+        page.wait_for_selector(".win-card.hand-tile-inferred .win-note")
+        assert "2m taken" in (page.text_content(".win-card .win-note") or "")
+        shown = page.evaluate(
+            "[...document.querySelectorAll('.win-card .win-hand .tile')].map((t) => t.dataset.tile)"
+        )
+        assert sorted(shown) == sorted(
+            ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "E", "E", "E", "5p", "5p"]
+        )
+        assert page.text_content(".win-card .win-total") == str(win["score"]["total"])

@@ -132,6 +132,7 @@
     card.dataset.eventId = String(win.event_id);
     const how = win.self_drawn ? "self-drawn" : Number.isInteger(win.discarder) ? `on ${seatName(win.discarder)}'s discard` : "";
     if (win.win_tile_inferred) card.classList.add("win-tile-inferred");
+    if (win.hand_tile_inferred) card.classList.add("hand-tile-inferred");
     card.appendChild(T.el("h2", "win-title", `${seatName(win.seat)} wins ${how}`.trim()));
     const handRow = T.el("div", "win-hand");
     const groups = win.hand ? T.splitHand(win.hand) : [];
@@ -152,7 +153,8 @@
     card.appendChild(handRow);
     card.classList.toggle("unscored", !win.score);
     if (!win.score) card.appendChild(T.el("p", "win-pending", "Kong face down: score when shown"));
-    if (win.win_tile_inferred) card.appendChild(T.el("p", "win-note", "Winning tile not seen: the best-scoring one taken"));
+    if (win.win_tile_inferred) card.appendChild(T.el("p", "win-note", win.self_drawn ? "Winning tile not seen: the best-scoring one taken" : "Discard not seen: the least-scoring winning tile taken"));
+    if (win.hand_tile_inferred) card.appendChild(T.el("p", "win-note", `A tile of the hand not read: ${win.hand_tile_inferred} taken (the least-scoring win)`));
     const score = win.score || {};
     const fans = T.el("ol", "fans");
     (Array.isArray(score.fans) ? score.fans : []).forEach((fan, i) => {

@@ -194,7 +194,8 @@
     let what = event.tile ?? event.meld ?? faceDown ?? event.flower ?? event.win_tile ?? event.supersedes ?? "";
     // a win beside a kong still face down is scored later, by win_scored, once the kong is shown
     if (event.type === "win_declared" && event.hand === null) what = `${what} unscored: a kong is face down`;
-    if (event.type === "win_declared" && event.win_tile_inferred) what = `${what} (self-drawn; winning tile not seen)`;
+    if (event.type === "win_declared" && event.win_tile_inferred) what = `${what} (${event.self_drawn ? "self-drawn" : "on a discard"}; winning tile not seen)`;
+    if (event.type === "win_declared" && event.hand_tile_inferred) what = `${what} (a tile not read: ${event.hand_tile_inferred} inferred)`;
     // a camera-only table's discard the camera missed: shown by a claim, or by the next seat playing
     if (event.type === "tile_discarded" && event.inferred) what = event.tile === null ? "a tile not seen (inferred)" : `${what} (inferred: not read)`;
     if (event.type === "win_scored") what = `${event.score && event.score.total} points`;
