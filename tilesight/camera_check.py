@@ -45,14 +45,17 @@ def load_calibration(config: ServiceConfig) -> Calibration:
         raise CalibrationError(f"{name}: {order}; run tilesight calibrate again")
     if calibration.image_size is not None:
         try:
-            check_fits(calibration, calibration.image_size, name)
+            check_fits(calibration, calibration.image_size, name, config.game)
         except CalibrationError as exc:
             raise CalibrationError(f"{exc}; run tilesight calibrate again") from exc
     return calibration
 
 
-def check_first_frame(calibration: Calibration, image: np.ndarray, path: Path | None) -> None:
-    """Raise :class:`WorkerFaultError` when the camera's frames do not fit the calibration."""
+def check_first_frame(
+    calibration: Calibration, image: np.ndarray, path: Path | None, game: str = "mahjong"
+) -> None:
+    """Raise :class:`WorkerFaultError` when the camera's frames do not fit the calibration (the
+    zones of a ``game`` table)."""
     from vision.calibration import CalibrationError  # noqa: PLC0415
     from vision.calibration_check import check_fits  # noqa: PLC0415
 
@@ -65,6 +68,6 @@ def check_first_frame(calibration: Calibration, image: np.ndarray, path: Path | 
             f"{made_on[0]}x{made_on[1]} frames; run tilesight calibrate again"
         )
     try:
-        check_fits(calibration, (width, height), name)
+        check_fits(calibration, (width, height), name, game)
     except CalibrationError as exc:
         raise WorkerFaultError(f"{exc}; run tilesight calibrate again") from exc

@@ -244,7 +244,7 @@ def read_stream(
     limiter = FrameLimiter(camera.fps)
     for number, image in frames(source, on_error=log.warning, stop=stop):
         if number == 1:
-            check_first_frame(calibration, image, config.calibration.path)
+            check_first_frame(calibration, image, config.calibration.path, config.game)
             first()
         if not limiter.keep(time.monotonic()):
             continue  # drop frames beyond the configured rate

@@ -12,14 +12,19 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.calibration_check import (
     TABLE_OUTLINE,
-    outside_by,
+    outside,
     problems,
     zone_label,
     zone_outlines,
 )
 
 #: BGR colour of each zone kind; red marks a zone outside the frame.
-ZONE_COLOURS = {"river": (255, 191, 0), "wall": (0, 165, 255), "hand_row": (255, 64, 255)}
+ZONE_COLOURS = {
+    "river": (255, 191, 0),
+    "wall": (0, 165, 255),
+    "hand_row": (255, 64, 255),
+    "play": (255, 191, 0),
+}
 TABLE_COLOUR = (0, 255, 255)
 MARKER_COLOUR = (0, 220, 0)
 RED = (0, 0, 255)
@@ -29,17 +34,18 @@ def draw_preview(
     image: np.ndarray,
     calibration: Calibration,
     markers: dict[int, np.ndarray] | None = None,
+    game: str = "mahjong",
 ) -> np.ndarray:
     """A copy of ``image`` with the table, its zones (labelled by seat), the four corners and
-    the ArUco markers found, if any."""
+    the ArUco markers found, if any; ``game``: whose zones (a Gouji table: six seats' plays)."""
     height, width = image.shape[:2]
     scale = max(width, height) / 1280
     line = max(1, round(2 * scale))
     out = image.copy()
-    zones = zone_outlines(calibration)
+    zones = zone_outlines(calibration, game)
+    beyond = outside(calibration, (width, height), game)
     colours = {
-        name: RED if outside_by(polygon, (width, height)) > 0 else ZONE_COLOURS[name.split(".")[1]]
-        for name, polygon in zones.items()
+        name: RED if beyond[name] > 0 else ZONE_COLOURS[name.split(".")[1]] for name in zones
     }
     shaded = out.copy()
     for name, polygon in zones.items():
@@ -59,12 +65,13 @@ def draw_preview(
         _label(out, str(index), corner + outward * 22 * scale, 0.8 * scale, TABLE_COLOUR)
     for name, polygon in zones.items():
         seat, zone = int(name[4]), name.split(".")[1]
-        turns = {1: 1, 3: 3}.get(seat, 0) if zone != "river" else 0  # along a side seat's rows
+        sides = {1: 1, 3: 3} if zone in ("wall", "hand_row") else {}  # along a side seat's rows
+        turns = sides.get(seat, 0)
         white = (255, 255, 255)
         _label(
             out, zone_label(name), polygon.mean(axis=0), 0.45 * scale, white, quarter_turns=turns
         )
-    for row, problem in enumerate(problems(calibration, (width, height))):
+    for row, problem in enumerate(problems(calibration, (width, height), game)):
         _label(out, problem, (8 * line, (12 + 26 * row) * scale), 0.55 * scale, RED, centred=False)
     return out
 

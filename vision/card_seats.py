@@ -9,8 +9,12 @@ the tile stabiliser (:mod:`vision.stabiliser`): one odd frame, a hand reaching o
 misread once, adds nothing. A frame that merely misses some of the cards (:func:`dropout`)
 neither counts nor breaks the run, unless, before the longer read counted, the same shorter
 read holds for ``hold_frames`` in a row: then it is the one that counts (the longer one had a
-card invented). Once a play counts, fewer of its cards are never a new play (a seat's next play
-in a trick has as many cards). A steady change of
+card invented). Reads are compared by their ranks (:func:`ranks_of`: the rules ignore suits, so
+a suit misread in one frame breaks nothing; the play shows the cards as read most often). When
+the candidate has held, a drop-out of it read more often since the zone changed wins instead
+(a card invented now and then). Once a play counts, a read of another count is never a new
+play (a seat's next play in a trick has as many cards). Plays steady in the same frame come
+in the order they were first seen. A steady change of
 a seat's zone to other cards is a play (:class:`SeenPlay`); every zone steady and empty after a
 play is the trick cleared (:class:`TrickCleared`).
 
@@ -37,6 +41,7 @@ GoujiPass(at=None, seat=1, inferred=True)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,9 +51,10 @@ import numpy as np
 
 from engine.actions import Action
 from engine.gouji.events import Pass, Play
-from engine.gouji.notation import parse_cards
+from engine.gouji.notation import RANK_SYMBOLS, parse_card, parse_cards
 from engine.gouji.table import GoujiGame
 from engine.gouji.table_events import GoujiPass, GoujiPlay
+from vision.calibration_check import CARD_TABLE_ZONES
 from vision.cards import CardRead
 
 #: Frames a seat's read must hold, unchanged, before it counts.
@@ -57,14 +63,7 @@ HOLD_FRAMES = 3
 #: left corner towards the far right, y from the far side towards the near side, seats 0 and
 #: 1 on the near side, turn order counter-clockwise seen from above): 0 and 1 near, 2 at the
 #: right end, 3 and 4 far, 5 at the left end. The middle is left for the face-down pile.
-TABLE_ZONES: tuple[tuple[float, float, float, float], ...] = (
-    (0.18, 0.58, 0.50, 1.0),
-    (0.50, 0.58, 0.82, 1.0),
-    (0.82, 0.12, 1.0, 0.88),
-    (0.50, 0.0, 0.82, 0.42),
-    (0.18, 0.0, 0.50, 0.42),
-    (0.0, 0.12, 0.18, 0.88),
-)
+TABLE_ZONES = CARD_TABLE_ZONES
 
 
 @dataclass(frozen=True)
@@ -144,14 +143,34 @@ def dropout(codes: tuple[str, ...], candidate: tuple[str, ...]) -> bool:
     return not Counter(codes) - Counter(candidate)
 
 
+Key = tuple[str, ...]  # a read's ranks, sorted: what the rules compare (suits are ignored)
+
+
+@functools.cache
+def _rank(code: str) -> str:
+    return RANK_SYMBOLS[parse_card(code).rank]
+
+
+def ranks_of(codes: Iterable[str]) -> Key:
+    """The ranks of a read's cards (jokers as themselves), sorted: the rules ignore suits, so a
+    card's suit misread in one frame neither breaks a run nor makes another play."""
+    return tuple(sorted(_rank(code) for code in codes))
+
+
 @dataclass
 class _Seat:
-    steady: tuple[str, ...] = ()  # what counts as lying there
-    candidate: tuple[str, ...] = ()
+    steady: Key = ()  # what counts as lying there (ranks)
+    shown: tuple[str, ...] = ()  # its cards as read most often (codes)
+    candidate: Key = ()
     run: int = 0  # frames the candidate was read, none since read otherwise (drop-outs aside)
     since: int = 0  # the frame the candidate was first read in
-    last: tuple[str, ...] = ()  # the last frame's read
+    last: Key = ()  # the last frame's read
     streak: int = 0  # frames in a row it was read exactly so
+    #: Frames each read was seen since the zone's content changed: the candidate's, and those
+    #: of its drop-outs (kept when a longer candidate takes over); and each exact read's
+    votes: Counter[Key] = field(default_factory=Counter)
+    exact: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    first: dict[Key, int] = field(default_factory=dict)  # the frame each vote began
 
 
 @dataclass
@@ -174,40 +193,66 @@ class PlayWatcher:
         self.frame += 1
         out: list[SeenPlay | TrickCleared] = []
         for seat, (state, codes) in enumerate(zip(self.seats, self.zones.sort(reads), strict=True)):
-            state.streak = state.streak + 1 if codes == state.last else 1
-            state.last = codes
-            if codes == state.candidate:
-                state.run += 1
-            elif not dropout(codes, state.candidate):
-                state.candidate, state.run, state.since = codes, 1, self.frame
-            unsure = state.candidate != state.steady  # once it counts, fewer cards are a slip
-            if unsure and state.streak >= self.hold_frames and codes != state.candidate:
-                # read the same, short of the candidate, for as long as a read must hold: the
-                # candidate had a card too many (a one-frame invention), not these too few
-                state.candidate, state.run = codes, state.streak
-                state.since = self.frame - state.streak + 1
-            if state.run < self.hold_frames or state.candidate == state.steady:
-                continue
-            state.steady = state.candidate
-            if state.steady:
+            seen = self._seat_read(state, codes)
+            if seen is not None:
                 self.live = True
-                out.append(SeenPlay(seat, state.steady, state.since))
+                out.append(SeenPlay(seat, *seen))
+        out.sort(key=lambda seen: seen.frame)  # two plays steady at once: in the order laid
         if self.live and not any(state.steady for state in self.seats):
             self.live = False
             out.append(TrickCleared(self.frame))
         return out
 
+    def _seat_read(self, state: _Seat, codes: tuple[str, ...]) -> tuple[Key, int] | None:
+        """One frame's read of a seat's zone; the play (ranks, first frame) it makes steady."""
+        key = ranks_of(codes)
+        state.streak = state.streak + 1 if key == state.last else 1
+        state.last = key
+        if state.steady and key and len(key) != len(state.steady):
+            return None  # a seat's next play in a trick has as many cards: a misread
+        state.votes[key] += 1
+        state.exact[codes] += 1
+        state.first.setdefault(key, self.frame)
+        if key == state.candidate:
+            state.run += 1
+        elif not dropout(key, state.candidate):
+            kept = {read: n for read, n in state.votes.items() if dropout(read, key)}
+            state.votes = Counter({**kept, key: 1})
+            state.first = {read: state.first[read] for read in kept} | {key: self.frame}
+            state.candidate, state.run, state.since = key, 1, self.frame
+        unsure = state.candidate != state.steady  # once it counts, fewer cards are a slip
+        if unsure and state.streak >= self.hold_frames and key != state.candidate:
+            # read the same, short of the candidate, for as long as a read must hold: the
+            # candidate had a card too many (a one-frame invention), not these too few
+            state.candidate, state.run = key, state.streak
+            state.since = state.first.get(key, self.frame - state.streak + 1)
+        if state.run < self.hold_frames or state.candidate == state.steady:
+            return None
+        # a drop-out read more often than the candidate: the candidate had a card invented
+        shorter = [r for r, n in state.votes.items() if dropout(r, state.candidate)]
+        best = max(shorter, key=lambda r: (state.votes[r], len(r)), default=None)
+        if best is not None and state.votes[best] > state.votes[state.candidate]:
+            if state.votes[best] < self.hold_frames or best == state.steady:
+                return None
+            state.candidate, state.since = best, state.first.get(best, state.since)
+        state.steady = state.candidate
+        reads = [r for r in state.exact if ranks_of(r) == state.steady]
+        state.shown = max(reads, key=lambda r: state.exact[r], default=state.steady)
+        state.exact = Counter()
+        return (state.shown, state.since) if state.steady else None
+
     def prime(self, zones: Sequence[Sequence[str]]) -> None:
         """Start from what the engine says lies in each seat's zone (a reopened stream or a
         restarted process sees the same cards, not new plays): ``zones[seat]``, card codes."""
         for state, codes in zip(self.seats, zones, strict=True):
-            state.steady = state.candidate = state.last = tuple(sorted(codes))
+            state.shown = tuple(sorted(codes))
+            state.steady = state.candidate = state.last = ranks_of(codes)
             state.run = state.streak = self.hold_frames
         self.live = any(zones)
 
     def counts(self) -> list[Counter[str]]:
         """What lies steady in each zone now, as multisets of codes."""
-        return [Counter(state.steady) for state in self.seats]
+        return [Counter(state.shown) if state.steady else Counter() for state in self.seats]
 
 
 # From what was seen to the table's actions -------------------------------------------------

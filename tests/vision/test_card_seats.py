@@ -22,6 +22,7 @@ from vision.card_seats import (
     actions_for,
     dropout,
     next_action,
+    ranks_of,
 )
 from vision.cards import CardRead, CardReader
 
@@ -162,7 +163,7 @@ def test_a_card_invented_in_one_frame_gives_way_to_the_steady_read() -> None:
     assert watcher.update(jacks) == []
     assert watcher.update([*jacks, _read("BJ", 80, 50)]) == []  # a court frame read as 小
     assert watcher.update(jacks) == [] and watcher.update(jacks) == []
-    assert watcher.update(jacks) == [SeenPlay(0, ("Jh", "Js", "Js"), 3)]
+    assert watcher.update(jacks) == [SeenPlay(0, ("Jh", "Js", "Js"), 1)]  # first seen
 
 
 def test_a_card_missed_for_many_frames_after_a_play_counts_is_no_new_play() -> None:
@@ -171,3 +172,34 @@ def test_a_card_missed_for_many_frames_after_a_play_counts_is_no_new_play() -> N
     assert [watcher.update(kings) for _ in range(3)][-1] == [SeenPlay(0, ("Ks", "Ks", "Ks"), 1)]
     assert all(watcher.update(kings[:2]) == [] for _ in range(6))  # one index unread a while
     assert watcher.counts()[0] == {"Ks": 3}
+
+
+def _frames(watcher: PlayWatcher, reads: list[list[CardRead]]) -> list[SeenPlay | TrickCleared]:
+    return [seen for frame in reads for seen in watcher.update(frame)]
+
+
+def test_a_card_invented_in_many_frames_loses_to_the_read_seen_more_often() -> None:
+    """Seed 6 of the 720p card video: a lone Td read now and then as Tc Td, the longer read
+    held its three frames before the lone one did (drop-outs between): the more frequent wins."""
+    watcher = PlayWatcher(SeatZones.from_boxes([(0, 0, 100, 100)]), hold_frames=3)
+    td, both = [_read("Td", 20, 50)], [_read("Tc", 40, 50), _read("Td", 20, 50)]
+    seen = _frames(watcher, [td, both, td, td, both, td, both, both, both, both, td, td])
+    assert seen == [SeenPlay(0, ("Td",), 1)]  # no Tc Td, before or after
+
+
+def test_a_suit_misread_in_one_frame_neither_breaks_the_run_nor_makes_a_play() -> None:
+    """Seed 9: As As Ac As As over a play's five frames (the rules ignore suits)."""
+    watcher = PlayWatcher(SeatZones.from_boxes([(0, 0, 100, 100)]), hold_frames=3)
+    aces = [[_read(code, 20, 50)] for code in ("As", "As", "Ac", "As", "As")]
+    assert _frames(watcher, aces) == [SeenPlay(0, ("As",), 1)]  # shown as read most often
+    assert ranks_of(["Ac", "BJ", "10s"]) == ("A", "BJ", "T")
+
+
+def test_two_plays_steady_in_one_frame_come_in_the_order_they_were_laid() -> None:
+    """Seed 14: seat 5's Ad (laid first, read now and then as Ad Ad) turns steady in the frame
+    seat 2's later 2d does."""
+    zones = SeatZones.from_boxes([(0, 0, 100, 100), (100, 0, 200, 100)])
+    watcher = PlayWatcher(zones, hold_frames=3)
+    ad, adad, two = _read("Ad", 120, 50), _read("Ad", 160, 50), _read("2d", 50, 50)
+    frames = [[ad], [ad, adad], [ad], [ad], [ad, adad], [ad, two], [ad, two], [ad, two]]
+    assert _frames(watcher, frames) == [SeenPlay(1, ("Ad",), 1), SeenPlay(0, ("2d",), 6)]

@@ -53,6 +53,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "one is negative: --corners '-12,40 1290,35 1300,700 -20,690'",
     )
     parser.add_argument(
+        "--game",
+        choices=("mahjong", "gouji"),
+        help="whose zones to draw and check: a mahjong table's rivers, walls and hand rows, or "
+        "a Gouji table's six play zones; default: the config's game, else mahjong",
+    )
+    parser.add_argument(
         "--frames", type=int, default=30, help="frames of a camera or video to try (default 30)"
     )
     parser.add_argument(
@@ -82,30 +88,33 @@ def _run(args: argparse.Namespace) -> int:
         )
         if args.source is None and args.config is None and args.corners is None:
             return 0
-    out, source = _destinations(args)
+    out, source, game = _destinations(args)
     preview = args.preview or out.with_suffix(".preview.png")
     try:
         images = _grab(source, args.frames)
     except CaptureError as exc:
         raise CliError(str(exc)) from exc
     calibration, image, markers, how = _locate(args.corners, images, source)
-    _write_checked(calibration, image, markers, out, preview)
+    _write_checked(calibration, image, markers, out, preview, game=game)
     corners = " ".join(f"({x:.0f}, {y:.0f})" for x, y in calibration.corners)
     height, width = image.shape[:2]
     print(f"table corners {how} ({width}x{height}): {corners}")
-    print(
-        f"wrote {out} and its preview {preview}: check that every river, wall and hand row "
-        "lies where that seat's tiles go"
+    zones = (
+        "every seat's play zone lies where that seat lays its cards, the middle clear for the pile"
+        if game == "gouji"
+        else "every river, wall and hand row lies where that seat's tiles go"
     )
+    print(f"wrote {out} and its preview {preview}: check that {zones}")
     return 0
 
 
-def _destinations(args: argparse.Namespace) -> tuple[Path, str]:
-    """Where to write the calibration and which source to read, from the flags or the config."""
+def _destinations(args: argparse.Namespace) -> tuple[Path, str, str]:
+    """Where to write the calibration, which source to read and whose zones (the game), from
+    the flags or the config."""
     from tilesight.cli import CliError
     from tilesight.config import ConfigError, load_config
 
-    out, source = args.out, args.source
+    out, source, game = args.out, args.source, args.game
     if args.config is not None:
         try:
             config = load_config(args.config)
@@ -113,11 +122,12 @@ def _destinations(args: argparse.Namespace) -> tuple[Path, str]:
             raise CliError(str(exc)) from exc
         out = out or config.calibration.path
         source = source or (config.cameras[0].source if config.cameras else None)
+        game = game or config.game
     if out is None:
         raise CliError("say where to write it: --out FILE, or --config with a [calibration] path")
     if source is None:
         raise CliError("say what to read: --source (a camera index, video or image) or --config")
-    return Path(out), str(source)
+    return Path(out), str(source), game or "mahjong"
 
 
 def _grab(source: str, count: int) -> list[np.ndarray]:
@@ -196,8 +206,11 @@ def _write_checked(
     markers: dict[int, np.ndarray],
     out: Path,
     preview: Path,
+    *,
+    game: str,
 ) -> None:
-    """Write the preview; then the calibration, only if every zone is in the frame."""
+    """Write the preview; then the calibration, only if every zone of a ``game`` table is in
+    the frame."""
     import cv2
 
     from tilesight.cli import CliError
@@ -207,9 +220,9 @@ def _write_checked(
     height, width = image.shape[:2]
     try:
         preview.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(preview), draw_preview(image, calibration, markers)):
+        if not cv2.imwrite(str(preview), draw_preview(image, calibration, markers, game)):
             raise CliError(f"cannot write the preview {str(preview)!r} (name it .png)")
-        found = problems(calibration, (width, height))
+        found = problems(calibration, (width, height), game)
         if found:
             raise CliError(
                 "; ".join(found) + f". Calibration not written; see the preview {preview}"
