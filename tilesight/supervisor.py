@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import Any
 
 log = logging.getLogger("tilesight.supervisor")
 
@@ -176,9 +177,11 @@ class Supervisor:
                 log.exception("status callback of %s failed", worker.name)
 
 
-def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
-    """Block the main thread until SIGINT or SIGTERM (returns 0) or until the supervisor gives
-    up (:meth:`Supervisor.fail`: returns 1), then stop the workers."""
+def stop_on_signals(supervisor: Supervisor) -> tuple[list[int], dict[int, Any]]:
+    """From now on SIGINT and SIGTERM set ``supervisor``'s stop event (main thread only): call it
+    before a table starts, so that a stop asked for while it starts (a journal replayed, the
+    broker connected) stops it cleanly once it runs instead of killing it mid-start. Returns
+    the signals received (filled as they come) and the handlers it replaced."""
     received: list[int] = []
 
     def _handler(signum: int, _frame: FrameType | None) -> None:
@@ -186,6 +189,18 @@ def run_until_signal(supervisor: Supervisor, poll_s: float = 0.5) -> int:
         supervisor.stop_event.set()
 
     previous = {sig: signal.signal(sig, _handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    return received, previous
+
+
+def run_until_signal(
+    supervisor: Supervisor, poll_s: float = 0.5, received: list[int] | None = None
+) -> int:
+    """Block the main thread until SIGINT or SIGTERM (returns 0) or until the supervisor gives
+    up (:meth:`Supervisor.fail`: returns 1), then stop the workers. ``received``: from
+    :func:`stop_on_signals` called earlier (a signal may already have come)."""
+    early = received if received is not None else []
+    received, previous = stop_on_signals(supervisor)
+    received[:0] = early
     try:
         while not supervisor.stop_event.wait(poll_s):
             pass

@@ -4,6 +4,7 @@ commands reach the table, a pulled cable is reported and recovered, SIGTERM stop
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -14,7 +15,7 @@ import pytest
 from devices.emulator import Emulator
 from tests.service.conftest import TILESIGHT, Probe, wait_until
 from tilesight.demo.broker import MosquittoBroker
-from tilesight.supervisor import Supervisor
+from tilesight.supervisor import Supervisor, run_until_signal, stop_on_signals
 
 REPLY = "tilesight/v1/hall/T05/reply/ref"
 
@@ -119,6 +120,25 @@ def test_supervisor_restarts_a_failing_worker_with_backoff():
 
 
 @pytest.mark.slow
+def test_a_sigterm_while_a_table_starts_stops_it_cleanly_once_it_runs(caplog) -> None:
+    """``tilesight run`` catches SIGTERM before it replays its journal and connects; a stop
+    asked for then (a service manager stopping a table that is still starting) was the
+    default action, death by the signal with the outbox open (the Gouji correction test hit
+    it under load)."""
+    supervisor = Supervisor()
+    received, previous = stop_on_signals(supervisor)
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)  # arrives while the table is starting
+        assert received == [signal.SIGTERM] and supervisor.stop_event.is_set()
+        supervisor.start()
+        with caplog.at_level("INFO", logger="tilesight.supervisor"):
+            assert run_until_signal(supervisor, poll_s=0.01, received=received) == 0
+        assert "received SIGTERM" in caplog.text
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def test_run_killed_mid_hand_resumes_the_same_game(broker: MosquittoBroker, tmp_path: Path):
     config = tmp_path / "table.toml"
     config.write_text(

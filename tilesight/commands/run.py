@@ -49,7 +49,7 @@ def run_table(config: ServiceConfig) -> int:
     from tilesight.input_workers import input_workers
     from tilesight.outbox import Outbox
     from tilesight.service import TableService
-    from tilesight.supervisor import Supervisor, setup_logging
+    from tilesight.supervisor import Supervisor, setup_logging, stop_on_signals
     from tilesight.table_bridge import TableBridge
     from tilesight.table_engine import TableEngine, discard_limit
     from tilesight.topics import TableTopics
@@ -61,6 +61,7 @@ def run_table(config: ServiceConfig) -> int:
     outbox = Outbox(config.outbox.path)
     journal = outbox.journaled(config.table)
     supervisor = Supervisor()
+    received, _ = stop_on_signals(supervisor)  # a stop asked for while starting: clean, later
     last = outbox.last_position(config.table)
     # a restart replays the journal and carries on the same epoch; with no journal (a new
     # outbox, or events from elsewhere) it starts a new (epoch, seq) stream
@@ -74,7 +75,7 @@ def run_table(config: ServiceConfig) -> int:
             _add_card_camera(config, gouji, calibration, supervisor)
         _log_start(config, outbox, epoch, log)
         gouji.start()
-        return _serve(gouji, supervisor, outbox, log)
+        return _serve(gouji, supervisor, outbox, log, received)
     service = TableService(
         topics=topics,
         engine=TableEngine(
@@ -107,7 +108,7 @@ def run_table(config: ServiceConfig) -> int:
     service.start()
     if feed is not None:
         _follow_hand(feed, shuffling_table=bool(config.table_port.url))
-    return _serve(service, supervisor, outbox, log)
+    return _serve(service, supervisor, outbox, log, received)
 
 
 def _gouji_service(
@@ -180,15 +181,20 @@ def _log_start(config: ServiceConfig, outbox: Outbox, epoch: int, log: logging.L
 
 
 def _serve(
-    service: TableService, supervisor: Supervisor, outbox: Outbox, log: logging.Logger
+    service: TableService,
+    supervisor: Supervisor,
+    outbox: Outbox,
+    log: logging.Logger,
+    received: list[int],
 ) -> int:
-    """Run the started table until a signal arrives; stop it and close the outbox."""
+    """Run the started table until a signal arrives (``received``: those that came while it
+    started); stop it and close the outbox."""
     from tilesight.supervisor import run_until_signal
 
     supervisor.start()
     code = 1
     try:
-        code = run_until_signal(supervisor)
+        code = run_until_signal(supervisor, received=received)
         return code
     finally:
         service.stop()
