@@ -33,7 +33,7 @@ import numpy as np
 from models.cards.evaluate import wilson
 from models.cards.photo_sources import DEFAULT_CACHE
 from vision.card_places import LENGTH_PER_HEIGHT
-from vision.cards import CardRead, CardReader, CardReaderError, decode
+from vision.cards import WEIGHTS, CardRead, CardReader, CardReaderError, decode
 
 SUITS = "shdc"
 Truth = dict[str, Any]
@@ -211,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="only files whose name contains this")
     parser.add_argument("--aspect", help="undo a square resize: the camera's W:H, e.g. 16:9")
     parser.add_argument("--json", type=Path, help="also write the result here")
+    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="the reader's network")
     args = parser.parse_args(argv)
     folder = Path(args.cache).expanduser() / args.name
     try:
@@ -220,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             aspect = w / h
         result = evaluate(
             folder,
-            CardReader(),
+            CardReader(args.weights),
             heights=args.card_height,
             limit=args.limit,
             only=args.only,

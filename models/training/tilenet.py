@@ -62,11 +62,12 @@ def build_network(  # type: ignore[no-untyped-def]
     return TileNet()
 
 
-def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
+def network_from_onnx(path: Path, crop: tuple[int, int] = (CROP_H, CROP_W)):  # type: ignore[no-untyped-def]
     """TileNet with the weights of an exported classifier (or expert: the stages' convolutions
     and the head's size are read from the graph). Export folds each batch norm into
     its convolution, so each norm here becomes the identity plus that bias: the same function
-    in eval mode; fine-tune it with ``frozen_norm`` (train mode would use batch statistics)."""
+    in eval mode; fine-tune it with ``frozen_norm`` (train mode would use batch statistics).
+    ``crop``: the (height, width) it reads (the outputs are read from the graph)."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -82,6 +83,8 @@ def network_from_onnx(path: Path):  # type: ignore[no-untyped-def]
         width=width,
         stage_convs=stage_convs,  # type: ignore[arg-type]
         hidden=int(weights["net.head.2.weight"].shape[0]),
+        outputs=int(weights["net.head.4.weight"].shape[0]),
+        crop=crop,
     )
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]

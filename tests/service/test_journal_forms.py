@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from engine.actions import action_from_dict, action_to_dict
+from tests.engine.test_old_logs import NEWER_NULL_FIELDS
 from tests.service.conftest import make_service
 from tilesight.outbox import Outbox
 from tilesight.table_engine import TableEngine
@@ -37,6 +38,8 @@ def _replayed(journal: list[str]) -> str:
     rows = outbox.between("T05", 1, 1, 10**6)
     outbox.close()
     events = "".join(f"{row.topic} {row.payload}\n" for row in rows)
+    for field in NEWER_NULL_FIELDS:  # fields events gained since, null on this hand's
+        events = events.replace(f'"{field}":null,', "")
     return events + json.dumps(engine.snapshot(), sort_keys=True)
 
 
