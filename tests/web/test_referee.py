@@ -44,7 +44,8 @@ def log_in(page: Any, broker: MosquittoBroker) -> None:
     page.fill("#username", "referee")
     page.fill("#password", ACCOUNTS["referee"])
     page.click("#connect")
-    page.wait_for_selector("body[data-connected='1']")
+    # a loaded CI machine (a training run beside it) once took over the default 10 s
+    page.wait_for_selector("body[data-connected='1']", timeout=30_000)
 
 
 def response(page: Any, verb: str, index: int = 0) -> tuple[str, str]:
