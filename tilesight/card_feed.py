@@ -143,7 +143,7 @@ class CardFeed:
         def work(stop: threading.Event) -> None:
             # heavy imports (OpenCV, onnxruntime) only when a card camera is configured
             from tilesight.camera_check import load_calibration  # noqa: PLC0415
-            from tilesight.camera_feed import read_stream  # noqa: PLC0415
+            from tilesight.camera_stream import read_stream  # noqa: PLC0415
             from vision.capture import Source  # noqa: PLC0415
             from vision.card_seats import SeatZones  # noqa: PLC0415
             from vision.cards import CardReader  # noqa: PLC0415

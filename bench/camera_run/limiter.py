@@ -29,7 +29,7 @@ def limiter_check(seconds: float = 6.0) -> list[str]:
     ``CameraFeed.worker`` with its ``FrameLimiter`` (and, for comparison, the limiter it
     replaced), the reading replaced by a sleep, fed by :class:`CameraStream` through
     ``vision.capture.frames``."""
-    from tilesight.camera_feed import FrameLimiter
+    from tilesight.camera_stream import FrameLimiter
     from vision.capture import Source, frames
 
     ok, data = cv2.imencode(".jpg", np.zeros((720, 1152, 3), np.uint8))

@@ -130,7 +130,7 @@ def test_the_readers_waits_are_seconds_whatever_the_camera_rate() -> None:
 
 
 def _kept(fps: float, arrivals: list[float]) -> list[float]:
-    from tilesight.camera_feed import FrameLimiter
+    from tilesight.camera_stream import FrameLimiter
 
     limiter = FrameLimiter(fps)
     return [t for t in arrivals if limiter.keep(t)]
