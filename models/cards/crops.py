@@ -82,6 +82,11 @@ def build(seeds: range, out: Path, workers: int = 1) -> int:
         raise ValueError(f"seeds from {HELD_OUT_FROM} are held out for evaluation")
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(scene_crops, seeds, chunksize=8))
+    return save_crops(parts, out)
+
+
+def save_crops(parts: list[tuple[np.ndarray, np.ndarray]], out: Path) -> int:
+    """``parts`` (crops, outputs) joined into ``out`` (.npz: crops, labels); how many."""
     images = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
     out.parent.mkdir(parents=True, exist_ok=True)

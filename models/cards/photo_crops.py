@@ -28,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from models.cards.crops import _jitter
+from models.cards.crops import _jitter, save_crops
 from models.cards.evaluate_photos import card_height
 from models.cards.photo_sources import DEFAULT_CACHE
 from vision.card_candidates import CROP_H, CROP_W, FACES, NONE, Candidate, crops, find, output_of
@@ -150,11 +150,7 @@ def build(
         part = photo_crops(image, record, session, rng, jitters)
         if len(part[1]):
             parts.append(part)
-    images = np.concatenate([p[0] for p in parts])
-    labels = np.concatenate([p[1] for p in parts])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, crops=images, labels=labels)
-    return len(labels)
+    return save_crops(parts, out)
 
 
 def main(argv: list[str] | None = None) -> int:
