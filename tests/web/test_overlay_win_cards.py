@@ -109,6 +109,10 @@ def test_a_win_on_a_hand_read_one_short_names_the_tile_taken_for_the_one_not_rea
         wait_for_seq(page, service.engine.position[1])
         page.wait_for_selector(".win-card.hand-tile-inferred .win-note")
         assert "2m taken" in (page.text_content(".win-card .win-note") or "")
+        marked = page.evaluate(
+            "[...document.querySelectorAll('.win-card .inferred-tile')].map((t) => t.dataset.tile)"
+        )
+        assert marked == ["2m"]  # the tile taken for the one not read, outlined
         shown = page.evaluate(
             "[...document.querySelectorAll('.win-card .win-hand .tile')].map((t) => t.dataset.tile)"
         )

@@ -142,6 +142,11 @@
       group.tiles.forEach((code) => g.appendChild(T.tile(code)));
       handRow.appendChild(g);
     }
+    if (win.hand_tile_inferred) {
+      // the tile no camera read is the engine's last concealed tile of its kind: outlined
+      const same = [...handRow.querySelectorAll(".concealed .tile")].filter((t) => t.dataset.tile === win.hand_tile_inferred);
+      if (same.length) same[same.length - 1].classList.add("inferred-tile");
+    }
     if (win.win_tile) {
       // the scorer's hand is the 13 tiles without the one won on: it goes last, marked
       const last = T.el("span", "winning");
