@@ -14,10 +14,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from engine.notation import NotationError, format_meld, parse_tile
 from engine.tiles import Meld, MeldKind, RelativeSeat, Tile, meld_shape_problem
 from vision.faces import BACK, Face
-from vision.hand_photo_rows import TilePose, hand_rows, one_per_tile, owner_up, pose, split_at_gaps
+from vision.hand_photo_rows import (
+    TilePose,
+    hand_rows,
+    near_row,
+    one_per_tile,
+    owner_up,
+    pose,
+    split_at_gaps,
+)
 from vision.hand_row import HandRow, split_hand_row
 from vision.layout import TILE_W
 from vision.photo import PhotoTile
@@ -61,15 +71,34 @@ class _Reading:
         up = owner_up([self.tiles[i] for i in body if self.tiles[i].tile != "back"])
         self.poses = {i: pose(self.tiles[i], up) for i in body}
         rows, outside = hand_rows(self.poses, up)
+        flowers, away = self._flowers_by(flowers, rows, up)
+        outside = sorted(outside + away)
         groups = [self._group(GroupKind.FLOWERS, flowers, None)] if flowers else []
         for n, row in enumerate(split_at_gaps(rows, self.poses)):
             for members in row:
                 groups += self._read_group(members, n, front=n == 0 and len(rows) > 1)
-        if outside:
+        if outside:  # how the game's other tiles read is no doubt about the hand
+            away = set(outside)
+            self.doubts = [d for d in self.doubts if not _only_about(d, away)]
             groups.append(self._group(GroupKind.OUTSIDE, outside, None))
             self._doubt("outside", f"{len(outside)} tile(s) away from the hand's rows", outside)
         groups = self._settle(groups)
         return PhotoHand(self.tiles, tuple(map(tuple, rows)), tuple(groups), tuple(self.doubts))
+
+    def _flowers_by(
+        self, flowers: list[int], rows: list[list[int]], up: np.ndarray
+    ) -> tuple[list[int], list[int]]:
+        """The flowers set aside by the hand (near its rows: counted) and those lying away
+        among the table's other tiles (not counted, and doubted: a flower changes the total)."""
+        hand = [i for row in rows for i in row]
+        if not hand:
+            return flowers, []
+        poses = {**self.poses, **{i: pose(self.tiles[i], up) for i in flowers}}
+        away = [i for i in flowers if not near_row(poses[i], hand, poses)]
+        for i in away:
+            why = f"a flower ({self.tiles[i].tile}) away from the hand: not counted; check it"
+            self._doubt("flower_away", why, (i,))
+        return [i for i in flowers if i not in away], away
 
     def _group(
         self, kind: GroupKind, members: Sequence[int], row: int | None, meld: Meld | None = None
@@ -181,6 +210,12 @@ def _meld(
     kind = MeldKind.KONG if len(tiles) == 4 else MeldKind.PUNG if same else MeldKind.CHOW
     ordered = tuple(sorted(tiles))
     return None if meld_shape_problem(kind, ordered) else Meld(kind, ordered, source, claimed)
+
+
+def _only_about(doubt: Doubt, tiles: set[int]) -> bool:
+    """A doubt about how tiles of ``tiles`` (away from the hand) read, and nothing else."""
+    readings = ("doubted_tile", "unknown_tile", "overlap")
+    return doubt.kind in readings and bool(doubt.members) and set(doubt.members) <= tiles
 
 
 def _four(group: TileGroup) -> bool:

@@ -19,6 +19,9 @@ from vision.photo import PhotoTile
 REACH = 6.0  # tiles of one row are linked up to this many tile lengths apart ...
 ROW_BAND = 0.5  # ... when each lies within half the other's depth of the other's row line
 SECOND_ROW = 3.5  # a second row within this many tile depths of the main one is the hand's
+SECOND_ROW_LEAST = 3  # ... when it holds a meld's tiles at least, all lying square to the hand
+SQUARE_TO_HAND = math.cos(math.radians(15))  # a tile within 15 degrees of the hand's grid
+WHOLE_ROW = 14  # a row this long is a whole hand: a second row beside it is the table's
 TURNED_ASPECT = 0.75  # width over length of a tile, for a turned tile with no upright tile near
 GAP_MARGIN = 0.25  # a gap this many tile widths over the hand's usual spacing splits groups
 SAME_TILE = 0.5  # quads whose centres are closer than this many tile widths are of one tile
@@ -89,7 +92,9 @@ def one_per_tile(
 
 def hand_rows(poses: dict[int, TilePose], up: np.ndarray) -> tuple[list[list[int]], list[int]]:
     """The hand's rows, front (nearest the owner) to back and each from the owner's left: the
-    longest row and one beside it. The tiles of any other row are returned apart."""
+    longest row and, when it is short of a whole hand, one beside it that could hold melds (three
+    tiles or more, each square to the hand: loose tiles of the game lie at any angle). The tiles
+    of any other row are returned apart."""
     parent = {i: i for i in poses}
 
     def root(i: int) -> int:
@@ -106,8 +111,8 @@ def hand_rows(poses: dict[int, TilePose], up: np.ndarray) -> tuple[list[list[int
         found.setdefault(root(i), []).append(i)
     rows = sorted(found.values(), key=len, reverse=True)
     hand = rows[:1]
-    for row in rows[1:]:
-        if len(hand) == 1 and _beside(hand[0], row, poses):
+    for row in rows[1:] if rows and len(rows[0]) < WHOLE_ROW else []:
+        if len(hand) == 1 and _could_hold_melds(row, poses, up) and _beside(hand[0], row, poses):
             hand.append(row)
     hand.sort(key=lambda row: float(np.mean([poses[i].centre @ up for i in row])))
     outside = sorted(i for row in rows if row not in hand for i in row)
@@ -167,12 +172,24 @@ def _same_row(a: TilePose, b: TilePose) -> bool:
 
 def _beside(main: list[int], row: list[int], poses: dict[int, TilePose]) -> bool:
     """``row`` lies alongside ``main`` within SECOND_ROW tile depths of it."""
-    for b in row:
-        a = min(main, key=lambda a: float(np.linalg.norm(poses[a].centre - poses[b].centre)))
-        along, across = _offset(poses[a], poses[b])
-        if abs(along) <= REACH and abs(across) < SECOND_ROW:
-            return True
-    return False
+    return any(near_row(poses[b], main, poses) for b in row)
+
+
+def near_row(tile: TilePose, row: list[int], poses: dict[int, TilePose]) -> bool:
+    """``tile`` lies within SECOND_ROW tile depths of ``row`` (and REACH lengths of its
+    nearest tile along it): a flower set aside beside a hand, a second row of melds."""
+    if not row:
+        return False
+    a = min(row, key=lambda a: float(np.linalg.norm(poses[a].centre - tile.centre)))
+    along, across = _offset(poses[a], tile)
+    return abs(along) <= REACH and abs(across) < SECOND_ROW
+
+
+def _could_hold_melds(row: list[int], poses: dict[int, TilePose], up: np.ndarray) -> bool:
+    """Three tiles or more, each lying square to the owner's up (upright or turned)."""
+    return len(row) >= SECOND_ROW_LEAST and all(
+        abs(float(poses[i].up @ up)) >= SQUARE_TO_HAND for i in row
+    )
 
 
 def _direction(row: list[int], poses: dict[int, TilePose]) -> np.ndarray:

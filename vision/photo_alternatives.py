@@ -4,7 +4,8 @@ The reader names, for each tile it doubts, the kinds it found next likeliest, an
 how sure the detector was that it is a tile at all. A referee's photo is of a winning hand, so
 when the tiles as read make no valid win, the likeliest edit that does make one is a better
 reading to show: a doubted tile read as one of its runners-up, or a weak box taken for no tile
-(the side of a turned tile, a tile's edge seen twice), one edit or two on different tiles,
+(the side of a turned tile, a tile's edge seen twice) or a doubted reading taken for none (a
+tile the photo's edge cuts off), one edit or two on different tiles,
 likeliest first. The total then stays provisional, and a doubt names each edit so the referee
 checks those very tiles; a dropped box is drawn on the annotated photo. A reading that is
 already a win is never changed; with no such edit the reading stands as it was, doubts and all.
@@ -27,6 +28,7 @@ MOST_TRIED = 40  # edits tried, likeliest first: a photo with more doubts needs 
 MOST_EDITS = 2  # tiles edited at once
 LEAST_LIKELY = 0.05  # a runner-up read under this is not tried
 DROP_BELOW = 0.4  # a box the detector scored under this may be no tile at all
+DOUBTED_DROP = 0.5  # ... and a doubted reading on a surer box, at half its doubt's odds
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ def _edits(tiles: Sequence[PhotoTile]) -> list[Edit]:
                     out.append(Edit(index, name, probability / max(reading, 1e-6)))
         if tile.box_score < DROP_BELOW:
             out.append(Edit(index, None, 1.0 - tile.box_score / DROP_BELOW))
+        elif tile.doubted:  # a tile the photo cuts off, another player's at the frame's edge
+            reading = tile.confidence / tile.box_score if tile.box_score > 0 else tile.confidence
+            out.append(Edit(index, None, DOUBTED_DROP * (1.0 - reading)))
     out.sort(key=lambda edit: -edit.odds)
     return out
 

@@ -30,9 +30,14 @@ class Doubt:
     kind: str
     message: str
     members: tuple[int, ...] = ()
+    #: shown, but no reason to hold the total back (tiles away from a whole, valid hand)
+    note: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "message": self.message, "tiles": list(self.members)}
+        out: dict[str, object] = {"kind": self.kind, "message": self.message}
+        out["tiles"] = list(self.members)
+        out["note"] = self.note
+        return out
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,13 @@ class ScoredPhoto:
 
     @property
     def provisional(self) -> bool:
-        return bool(self.doubts)
+        """Anything doubted that could change the total (notes aside)."""
+        return any(not d.note for d in self.doubts)
+
+    @property
+    def checks(self) -> tuple[Doubt, ...]:
+        """The doubts that hold the total back (not the notes)."""
+        return tuple(d for d in self.doubts if not d.note)
 
     @property
     def notation(self) -> str:
@@ -80,6 +86,13 @@ def score_reading(
         return ScoredPhoto(reading, None, base, result, reading.doubts)
     request = replace(base, hand=reading.hand_for(win), win_tile=win)
     result = score_safely(rules, request)
-    return ScoredPhoto(
-        reading, win, request, result, guessed + reading.doubts_for(win, won=result.valid)
-    )
+    doubts = guessed + reading.doubts_for(win, won=result.valid)
+    return ScoredPhoto(reading, win, request, result, _away_as_notes(doubts, result.valid))
+
+
+def _away_as_notes(doubts: tuple[Doubt, ...], valid: bool) -> tuple[Doubt, ...]:
+    """Tiles away from the hand's rows hold the total back only while the hand is short or no
+    win: a whole, valid hand has room for none of them (the game's other tiles on the table)."""
+    if not valid or any(d.kind == "tile_count" for d in doubts):
+        return doubts
+    return tuple(replace(d, note=True) if d.kind == "outside" else d for d in doubts)

@@ -7,7 +7,9 @@
 Sets: rendered scenes never trained on (our art; the held-out real Camerash faces on 3D tiles),
 rendered scenes with no tile, labelled real photos fetched by models.photo.sources (their boxes
 hold whole tiles), and real photos with no tile (models.photo.negatives: floors, a cup on a
-table, a cat...; each whole and its four quarters), where none may get a box. Readers: ``photo``
+table, a cat...; each whole and its four quarters), and the held-out real photos of playing
+cards on tables (models.cards.photo_sources' ``card-detection-rf``, five views each), where none
+may get a box. Readers: ``photo``
 (vision.photo.PhotoReader, no hint), ``table`` (the table detector's uncalibrated path,
 ``tilesight detect`` before it, at its default 40 px tile) and ``mahjong-detector`` (the public
 peer) as baselines.
@@ -56,6 +58,15 @@ def real_samples(name: str, cache: Path) -> Iterator[Sample]:
         if image is not None:
             truths = [Truth(t["tile"], tuple(t["box"])) for t in record["tiles"]]  # type: ignore[arg-type]
             yield image_path.name, image, truths
+
+
+def tile_free_samples(folder: Path) -> Iterator[Sample]:
+    """Every photo in ``folder`` as one with no tile (playing cards on tables: clutter a mahjong
+    reader must leave alone)."""
+    for image_path in sorted(folder.iterdir()):
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is not None:
+            yield image_path.name, image, []
 
 
 def scaled(samples: Iterator[Sample], factor: float) -> Iterator[Sample]:
@@ -160,6 +171,9 @@ def main() -> None:
         sets[f"rendered, no tile:{folder.name}"] = lambda f=folder: rendered_samples(f)
     if (cache / "no-tiles" / "labels").is_dir():  # models.photo.negatives
         sets["real, no tile:no-tiles"] = lambda: views(real_samples("no-tiles", cache))
+    cards = cache.parent / "cards-photos" / "card-detection-rf" / "images"
+    if cards.is_dir():  # models.cards.photo_sources' held-out card photos: cards on tables
+        sets["real, no tile:card tables"] = lambda: views(tile_free_samples(cards))
     for name in args.real:
         if (cache / name / "labels").is_dir():
             sets[f"real:{name}"] = lambda n=name: real_samples(n, cache)

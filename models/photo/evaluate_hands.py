@@ -1,8 +1,13 @@
 """``score --photo`` measured on photographed winning hands whose truth is known.
 
     PYTHONPATH=. .venv/bin/python -m models.photo.evaluate_hands ~/.cache/tilesight/scenes/hands
+    PYTHONPATH=. .venv/bin/python -m models.photo.evaluate_hands --real hk-table-rf
 
-The hands are rendered by ``models.scenes.render --hands`` (models/scenes/hands.py). Each is read
+Rendered hands come from ``models.scenes.render --hands`` (models/scenes/hands.py). Real ones are
+the photos of a labelled real set (models.photo.sources) whose labels hold exactly 14 tiles
+besides flowers that make a winning hand: players' hands standing on their racks, loose tiles
+of the game around them unlabelled (:func:`real_hands`); which tile won is not in a photo, so
+the truth takes the one scoring most, given as the discard a referee saw. Each is read
 and scored as the command does it: a discard win is given its winning tile (``--win-tile``: the
 referee saw the discard), a self-drawn one is read with its tile laid apart. Counted: the right
 total (the same total and validity as the truth scored from its own tiles), the provisional
@@ -13,16 +18,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 
-from engine.notation import Hand, parse_hand, parse_tile
+from engine.notation import Hand, format_hand, parse_hand, parse_tile
 from engine.rulesets import WinRequest, find_rules
 from engine.tiles import Wind
 from models.evaluation.metrics import wilson_interval
 from models.scenes.obb_set import rendered
+
+Case = tuple[Path, dict]  # a photo and its truth: notation, win, self_drawn, flowers
 
 
 @dataclass
@@ -59,7 +67,51 @@ def truth_request(truth: dict) -> WinRequest:
     )
 
 
-def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> HandTally:
+def rendered_hands(folder: Path) -> Iterator[Case]:
+    for image_path, record in rendered([folder]):
+        if record.get("truth") is not None:
+            yield image_path, record["truth"]
+
+
+def real_hands(name: str, rules_name: str = "mcr") -> Iterator[Case]:
+    """Photos of source ``name`` whose labelled tiles are 14 plus flowers and win: the truth
+    wins on the tile that scores most (a discard, as a referee would tell the reader)."""
+    from models.photo.sources import load
+
+    rules = find_rules(rules_name)
+    for image_path, record in load(name):
+        names = [t["tile"] for t in record.get("tiles") or []]
+        if None in names or not names:
+            continue
+        flowers = [n for n in names if n.endswith("f")]
+        body = sorted(parse_tile(n) for n in names if not n.endswith("f"))
+        if len(body) != 14:
+            continue
+        best: tuple[int, str, str] | None = None
+        for win in sorted(set(body)):
+            rest = list(body)
+            rest.remove(win)
+            hand = Hand(tuple(rest), ())
+            request = WinRequest(
+                hand,
+                win,
+                self_drawn=False,
+                seat_wind=Wind.EAST,
+                prevalent_wind=Wind.EAST,
+                flowers=len(flowers),
+            )
+            result = rules.score(request)
+            if result.valid and (best is None or result.total > best[0]):
+                full = Hand(tuple(body), ())
+                best = (result.total, format_hand(full), str(win))
+        if best is not None:
+            yield (
+                image_path,
+                {"notation": best[1], "win": best[2], "self_drawn": False, "flowers": flowers},
+            )
+
+
+def evaluate(cases: Iterable[Case], rules_name: str = "mcr", verbose: bool = False) -> HandTally:
     from vision.hand_photo import read_hand
     from vision.photo import PhotoReader
     from vision.photo_alternatives import score_photo_tiles
@@ -67,10 +119,7 @@ def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> Ha
     rules = find_rules(rules_name)
     reader = PhotoReader()
     tally = HandTally()
-    for image_path, record in rendered([folder]):
-        truth = record.get("truth")
-        if truth is None:
-            continue
+    for image_path, truth in cases:
         expected = truth_request(truth)
         want = rules.score(expected)
         tiles = reader.read(cv2.imread(str(image_path)))
@@ -91,8 +140,8 @@ def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> Ha
         tally.provisional += scored.provisional
         tally.right_and_final += right and not scored.provisional
         tally.wrong_but_final += (not right) and not scored.provisional
-        tally.hand_read_right += (
-            scored.notation == truth["notation"] and scored.win == expected.win_tile
+        tally.hand_read_right += _same_tiles(scored.notation, truth["notation"]) and (
+            scored.win == expected.win_tile
         )
         if verbose and not right:
             print(
@@ -108,14 +157,31 @@ def evaluate(folder: Path, rules_name: str = "mcr", verbose: bool = False) -> Ha
     return tally
 
 
+def _same_tiles(read: str | None, truth: str) -> bool:
+    """The same hand: the same notation, or the same tiles with no melds (a real truth's
+    concealed tiles are in no particular sets)."""
+    if read is None:
+        return False
+    if read == truth:
+        return True
+    a, b = parse_hand(read), parse_hand(truth)
+    return not a.melds and not b.melds and sorted(a.concealed) == sorted(b.concealed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folder", type=Path, nargs="?", help="rendered hands")
+    parser.add_argument(
+        "--real", help="a labelled real set (models.photo.sources), e.g. hk-table-rf"
+    )
     parser.add_argument("--rules", default="mcr")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--json", type=Path, help="write the counts here")
     args = parser.parse_args()
-    tally = evaluate(args.folder, args.rules, args.verbose)
+    if (args.folder is None) == (args.real is None):
+        parser.error("give a folder of rendered hands or --real SET")
+    cases = rendered_hands(args.folder) if args.folder else real_hands(args.real, args.rules)
+    tally = evaluate(cases, args.rules, args.verbose)
     print(tally.line())
     if args.json:
         args.json.write_text(json.dumps(tally.__dict__, indent=1), encoding="utf-8")

@@ -49,6 +49,7 @@ __all__ = [
     "fetch",
     "load",
     "main",
+    "placeholder_labels",
     "yolo_tiles",
 ]
 
@@ -183,7 +184,21 @@ def load(name: str, cache_dir: Path = DEFAULT_CACHE) -> Iterator[tuple[Path, dic
         raise FileNotFoundError(f"{folder}: run python -m models.photo.sources fetch {name}")
     for label in sorted((folder / "labels").glob("*.json")):
         record = json.loads(label.read_text())
+        if placeholder_labels(record.get("tiles")):
+            record["placeholder_labels"] = True
+            record["tiles"] = [{**t, "tile": None} for t in record["tiles"]]
         yield folder / "images" / record["image"], record
+
+
+def placeholder_labels(tiles: list[dict[str, Any]] | None) -> bool:
+    """True when every tile of a photo carries one kind and there are more than four of them.
+
+    No set holds a fifth copy of a face, so the publisher left one class on every box (7 photos
+    of hk-table-rf label every tile 1p: a bamboo row, characters, winds). :func:`load` keeps
+    their boxes but names none of their tiles, so a reading is neither right nor wrong there.
+    Backs are exempt (a wall shows many)."""
+    kinds = {t["tile"] for t in tiles or []}
+    return len(tiles or []) > 4 and len(kinds) == 1 and None not in kinds and "back" not in kinds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -202,7 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = fetch(args.name, args.cache, args.mirror)
     records = [record for _, record in load(args.name, args.cache)]
     tiles = sum(len(r["tiles"] or []) for r in records)
+    unnamed = sum(1 for r in records if r.get("placeholder_labels"))
     print(f"{args.name}: {len(records)} images, {tiles} labelled tiles -> {out}")
+    if unnamed:
+        print(f"  {unnamed} photos label every tile one kind (placeholders): their tiles unnamed")
     return 0
 
 

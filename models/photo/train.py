@@ -32,18 +32,22 @@ def write_data(
     *,
     real: Sequence[Path] = (),
     real_limit: int | None = None,
+    negatives: Sequence[Path] = (),
     val_share: float = 0.06,
     copies: int = 2,
 ) -> Path:
-    """The YOLO data yaml over photographs of ``renders`` and labelled ``real`` photo folders
-    (models.photo.sources' cache; at most ``real_limit`` from each); a few scenes are held
-    for validation."""
+    """The YOLO data yaml over photographs of ``renders``, labelled ``real`` photo folders
+    (models.photo.sources' cache; at most ``real_limit`` from each) and photos with no tile
+    (``negatives``: folders whose ``images/`` are backgrounds); a few scenes are held for
+    validation."""
     data = out / "data"
     if data.exists():
         shutil.rmtree(data)
     write_obb_set(renders, data / "all", copies=copies)
     for folder in real:
         write_real_obb(folder, data / "all", limit=real_limit)
+    for folder in negatives:
+        write_backgrounds(folder, data / "all")
     images = sorted(p for p in (data / "all" / "images").iterdir())
     scenes = sorted({p.stem.split("~")[0] for p in images})  # copies of a render stay together
     held = set(scenes[:: max(1, round(1 / val_share))])
@@ -62,6 +66,23 @@ def write_data(
         encoding="utf-8",
     )
     return yaml
+
+
+def write_backgrounds(folder: Path, out: Path) -> int:
+    """Every image of ``folder/images`` (or ``folder``) as a training photo with no tile: an
+    empty label file, so any box the detector puts there is wrong (cards on a table, floors)."""
+    source = folder / "images" if (folder / "images").is_dir() else folder
+    written = 0
+    for image in sorted(source.iterdir()):
+        if image.suffix.lower() not in {".jpg", ".jpeg", ".png"}:
+            continue
+        stem = f"{folder.name}-{image.stem}"
+        (out / "images").mkdir(parents=True, exist_ok=True)
+        (out / "labels").mkdir(parents=True, exist_ok=True)
+        (out / "images" / f"{stem}{image.suffix.lower()}").write_bytes(image.read_bytes())
+        (out / "labels" / f"{stem}.txt").write_text("", encoding="utf-8")
+        written += 1
+    return written
 
 
 def initial_checkpoint(out: Path, images: list[Path]) -> Path:
@@ -159,11 +180,19 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=2)
     parser.add_argument("--real", type=Path, nargs="*", default=[], help="labelled photo folders")
     parser.add_argument("--real-limit", type=int, help="at most this many photos from each")
+    parser.add_argument(
+        "--negatives", type=Path, nargs="*", default=[], help="folders of photos with no tile"
+    )
     parser.add_argument("--no-export", action="store_true")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     data = write_data(
-        args.renders, args.out, real=args.real, real_limit=args.real_limit, copies=args.copies
+        args.renders,
+        args.out,
+        real=args.real,
+        real_limit=args.real_limit,
+        negatives=args.negatives,
+        copies=args.copies,
     )
     images = sorted((data.parent / "train" / "images").glob("*.jpg"))
     init = args.init or initial_checkpoint(args.out, images)

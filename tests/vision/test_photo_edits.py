@@ -80,3 +80,14 @@ def _odds(group: tuple) -> float:
     for edit in group:
         product *= edit.odds
     return product
+
+
+def test_a_doubted_reading_on_a_sure_box_may_be_taken_for_no_tile() -> None:
+    """A tile cut off by the photo's edge (another player's) reads unsure on a box the detector
+    is sure of: when the hand with it is no win, it may be dropped, named, and never final."""
+    tiles = _with_extra_box(photo(HAND), "7s", 0.9)
+    tiles[-1] = replace(tiles[-1], confidence=0.3, alternatives=(("8s", 0.2),))
+    scored = _score(tiles)
+    assert scored.result.valid and scored.notation == EXPECTED
+    assert scored.provisional and [t.tile for t in scored.dropped] == ["7s"]
+    assert any(d.kind == "dropped_box" for d in scored.doubts)

@@ -136,3 +136,26 @@ def test_cached_photos_are_consistent(name: str) -> None:
             x1, y1, x2, y2 = tile["box"]
             assert x1 < x2 and y1 < y2
             assert tile["tile"] in {*TILE_NAMES, None}
+
+
+def test_one_kind_on_every_tile_is_a_placeholder_label() -> None:
+    box = [0.0, 0.0, 10.0, 10.0]
+    same = [{"tile": "1p", "box": box}] * 14
+    assert ps.placeholder_labels(same)
+    assert not ps.placeholder_labels(same[:4])  # four copies of a face: a kong, a real label
+    assert not ps.placeholder_labels([*same[:4], {"tile": "2p", "box": box}] * 2)
+    assert not ps.placeholder_labels([{"tile": "back", "box": box}] * 18)  # a wall
+    assert not ps.placeholder_labels(None)
+
+
+def test_load_unnames_the_tiles_of_a_placeholder_photo(tmp_path: Path) -> None:
+    folder = tmp_path / "hk-table-rf"
+    (folder / "labels").mkdir(parents=True)
+    (folder / "source.json").write_text("{}")
+    tiles = [{"tile": "1p", "box": [i * 10.0, 0.0, i * 10.0 + 9, 12.0]} for i in range(13)]
+    record = {"image": "a.jpg", "width": 140, "height": 20, "tiles": tiles}
+    (folder / "labels" / "a.json").write_text(json.dumps(record))
+    [(_, loaded)] = list(ps.load("hk-table-rf", tmp_path))
+    assert loaded["placeholder_labels"] is True
+    assert [t["tile"] for t in loaded["tiles"]] == [None] * 13
+    assert [t["box"] for t in loaded["tiles"]] == [t["box"] for t in tiles]

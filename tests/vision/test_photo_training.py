@@ -75,8 +75,13 @@ def test_the_photo_detector_trains_from_the_table_one_and_exports(tmp_path: Path
         cv2.imwrite(str(photos / "images" / f"{i}.jpg"), image)
         label = {"image": f"{i}.jpg", "width": 320, "height": 320, "tiles": tiles}
         (photos / "labels" / f"{i}.json").write_text(json.dumps(label))
-    data = write_data([], tmp_path / "run", real=[photos], val_share=0.5)
-    images = sorted((data.parent / "train" / "images").iterdir())
+    cards = tmp_path / "cards" / "images"
+    cards.mkdir(parents=True)
+    cv2.imwrite(str(cards / "table.jpg"), np.full((320, 320, 3), (30, 60, 120), np.uint8))
+    data = write_data([], tmp_path / "run", real=[photos], negatives=[cards.parent], val_share=0.5)
+    images = sorted((data.parent / "train" / "images").glob("photos-*"))
+    backgrounds = list(data.parent.glob("*/labels/cards-table.txt"))
+    assert len(backgrounds) == 1 and backgrounds[0].read_text() == ""
     init = initial_checkpoint(tmp_path / "run", images)
     best = train(data, tmp_path / "run", 0.002, init, batch=2, size=160, workers=0)
     onnx = export(best, tmp_path / "photo-detector.onnx")
@@ -84,3 +89,22 @@ def test_the_photo_detector_trains_from_the_table_one_and_exports(tmp_path: Path
     found = PhotoBoxes(onnx, threshold=0.0).find(cv2.imread(str(images[0])))
     assert isinstance(found, list)
     assert sys.modules.get("torch") is not None  # it trained with torch, not a stub
+
+
+def test_tile_free_photos_become_backgrounds_with_empty_labels(tmp_path: Path) -> None:
+    from models.photo.train import write_backgrounds
+
+    folder = tmp_path / "card-tables"
+    (folder / "images").mkdir(parents=True)
+    for name in ("a.jpg", "b.PNG"):
+        cv2.imwrite(str(folder / "images" / name), np.zeros((8, 8, 3), np.uint8))
+    (folder / "images" / "notes.txt").write_text("not a photo")
+    out = tmp_path / "all"
+    assert write_backgrounds(folder, out) == 2
+    assert sorted(p.name for p in (out / "images").iterdir()) == [
+        "card-tables-a.jpg",
+        "card-tables-b.png",
+    ]
+    labels = sorted((out / "labels").iterdir())
+    assert [p.name for p in labels] == ["card-tables-a.txt", "card-tables-b.txt"]
+    assert all(p.read_text() == "" for p in labels)

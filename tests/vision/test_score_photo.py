@@ -19,7 +19,9 @@ from tests.vision.test_hand_photo import camera, lay, photo
 from tilesight.cli import main
 from vision.detector_backends import DetectorError
 from vision.hand_photo import read_hand
+from vision.photo import PhotoTile
 from vision.photo_alternatives import score_photo_tiles
+from vision.photo_hand import PhotoHand
 from vision.photo_score import ScoredPhoto, score_reading
 
 HAND = "1f _ 1m 2m 3m 4p 5p 6p 9s _ 5p 5p* 5p _ back C C back _ 9s"  # 9s laid apart: self-drawn
@@ -255,3 +257,26 @@ def test_a_sure_misread_or_a_winning_reading_is_never_changed() -> None:
     winning = _scored_with_runners_up(HAND, C="doubt")  # a win as read, with a doubt
     assert winning.notation == EXPECTED
     assert "read_as_runner_up" not in {d.kind for d in winning.doubts}
+
+
+def _with_stray(layout: str, name: str) -> PhotoHand:
+    """``layout`` read with one more tile lying far off (another player's, on the table)."""
+    stray = PhotoTile(name, ((1500, 1100), (1530, 1100), (1530, 1140), (1500, 1140)), 0.45)
+    return read_hand([*photo(layout), stray])
+
+
+def test_a_tile_away_from_a_whole_valid_hand_is_a_note_not_a_doubt() -> None:
+    base = WinRequest(parse_hand(""), parse_tile("1m"), flowers=1)
+    scored = score_reading(_with_stray(HAND, "N"), None, base, find_rules("mcr"))
+    assert scored.result.valid and scored.notation == EXPECTED
+    assert [(d.kind, d.note) for d in scored.doubts] == [("outside", True)]
+    assert not scored.provisional and scored.checks == ()
+    assert scored.to_json()["doubts"][0]["note"] is True
+
+
+def test_a_tile_away_from_a_short_hand_still_holds_the_total_back() -> None:
+    base = WinRequest(parse_hand(""), parse_tile("1m"), flowers=1)
+    short = "1m 2m 3m 4p 5p 6p 9s _ 5p 5p* 5p _ back C C back"
+    scored = score_reading(_with_stray(short, "9s"), None, base, find_rules("mcr"))
+    assert scored.provisional
+    assert ("outside", False) in [(d.kind, d.note) for d in scored.doubts]

@@ -11,9 +11,11 @@ Tiles that make no valid win as read are tried with one doubted tile read as its
 
 The total is **provisional** whenever anything is doubted: a tile read unsure, a group that is
 no meld, a back where a face belongs, a count other than 14, a fifth copy, tiles that make no
-winning shape, a winning tile guessed. Exit status: 0 a final valid win, 1 a sure reading that
-is not a valid win (e.g. under MCR's 8 points), 3 provisional, 2 a usage error or a photo that
-cannot be read.
+winning shape, a winning tile guessed, a flower lying away from the hand. Tiles away from the
+hand's rows (the game's other tiles on the table) are a **note** once the hand read is whole and
+a valid win: shown, not holding the total back. Exit status: 0 a final valid win, 1 a sure
+reading that is not a valid win (e.g. under MCR's 8 points), 3 provisional, 2 a usage error or
+a photo that cannot be read.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from engine.tiles import Wind
 from vision.hand_photo import read_hand
 from vision.photo import PhotoTile
 from vision.photo_alternatives import score_photo_tiles
-from vision.photo_hand import GroupKind, PhotoHand, TileGroup
+from vision.photo_hand import Doubt, GroupKind, PhotoHand, TileGroup
 
 PROVISIONAL_EXIT = 3
 
@@ -76,18 +78,22 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     else:
         print(_summary(args.photo, reading))
         print(format_result(scored.request, result) if scored.win else f"error: {result.error}")
-        print("".join(f"doubt: {d.message}\n" for d in scored.doubts), end="")
+        print("".join(f"{_label(d)}: {d.message}\n" for d in scored.doubts), end="")
         if scored.provisional:
             print("PROVISIONAL: the total is not final until the doubts are checked (exit 3)")
     verdict = f"total {result.total} ({'valid win' if result.valid else 'not a valid win'})"
     if scored.provisional:
-        verdict = f"PROVISIONAL {verdict}: {len(scored.doubts)} doubt(s)"
+        verdict = f"PROVISIONAL {verdict}: {len(scored.checks)} doubt(s)"
     lines = [verdict, f"{scored.notation}  win {scored.win or '?'}"]
-    lines += [d.message for d in scored.doubts[:2]]
+    lines += [d.message for d in (scored.checks or scored.doubts)[:2]]
     _annotate(args, image, reading, lines, alert=scored.provisional, dropped=scored.dropped)
     if scored.provisional:
         return PROVISIONAL_EXIT
     return 0 if result.valid else 1
+
+
+def _label(doubt: Doubt) -> str:
+    return "note" if doubt.note else "doubt"
 
 
 def _summary(photo: str, reading: PhotoHand) -> str:
