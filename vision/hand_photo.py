@@ -237,4 +237,5 @@ def _doubtful(tile: PhotoTile) -> bool:
 
 def _unsure(tile: PhotoTile) -> str:
     runner = "".join(f"; or {name} {p:.2f}" for name, p in tile.alternatives[:1])
-    return f"{tile.tile} is unsure ({tile.confidence:.2f}{runner})"
+    edge = ", cut off by the photo's edge" if tile.cut_off else ""
+    return f"{tile.tile} is unsure ({tile.confidence:.2f}{runner}{edge})"

@@ -11,7 +11,7 @@ photo has no calibration and no known tile size: the reader finds the scale itse
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,6 +22,10 @@ from vision.detector_backends import WEIGHTS
 from vision.photo_boxes import OrientedBox, PhotoBoxes, squared_to_edges
 
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
+# ... and one on a box the detector scored under this, whatever it reads (until 2026-12-07, late,
+# the product of the two was held to DOUBT_BELOW: sure faces on a rack's standing tiles, boxes
+# scored 0.5-0.6, were all doubted)
+DOUBT_BOX = 0.4
 CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
 SQUARE_BELOW = 1.2  # a box closer to square than this is read both ways round
 PHOTO_CLASSIFIER = "photo-classifier.onnx"
@@ -35,6 +39,7 @@ PHOTO_MIN_CONFIDENCE = 0.4
 # the detector of 2026-12-07: hk-table-rf read right 0.907 -> 0.915, riichi-webcam-rf 0.747 ->
 # 0.774, tile-free views still 0.98 silent (0.93 instead of 0.95: 0.94 silent).
 BOX_FLOOR = 0.3
+CUT_OFF = 0.1  # a quad reaching this much of its width past the photo's edge is cut off
 VOUCHED_BOX = 0.2
 VOUCHED_READING = 0.95
 # Each box is read at these geometries (along, across: its length and width scaled; shift: its
@@ -60,6 +65,7 @@ class PhotoTile:
     confidence: float  # the detector's box score times the reading's probability
     alternatives: tuple[tuple[str, float], ...] = field(default=())  # runners-up, likeliest first
     box_score: float = 1.0  # the detector's score of the box alone
+    cut_off: bool = False  # partly outside the photo: a face half seen, maybe another player's
 
     @property
     def quad(self) -> np.ndarray:
@@ -109,16 +115,18 @@ class PhotoTile:
 
     @property
     def doubted(self) -> bool:
-        """True when the reading is unsure: a low score or a runner-up close behind."""
-        if self.confidence < DOUBT_BELOW:
+        """True when the reading is unsure (its kind scores under DOUBT_BELOW, or a runner-up is
+        close behind) or the box is (the detector scored it under DOUBT_BOX: maybe no tile; the
+        photo's edge cuts it off)."""
+        if self.probability < DOUBT_BELOW or self.box_score < DOUBT_BOX or self.cut_off:
             return True
         return bool(self.alternatives) and self.alternatives[0][1] > self.probability - CLOSE_CALL
 
     @property
     def probability(self) -> float:
-        """The reading's own probability (confidence without the box score is not kept; the
-        confidence is its lower bound)."""
-        return self.confidence
+        """The reading's own probability: how sure the classifier is of the kind, the box's
+        score aside (the runners-up are given on the same scale)."""
+        return self.confidence / self.box_score if self.box_score > 0 else self.confidence
 
     @property
     def vouched(self) -> bool:
@@ -141,6 +149,7 @@ class PhotoTile:
             "angle": round(self.angle, 1),
             "alternatives": [[name, round(p, 4)] for name, p in self.alternatives],
             "doubted": self.doubted,
+            "cut_off": self.cut_off,
         }
 
 
@@ -246,8 +255,18 @@ class PhotoReader:
         for owner, row in sorted(best_of.items()):
             tile = _tile(found[owner], quads[row], probs[row], kinds[row])
             if tile.box_score >= BOX_FLOOR or tile.vouched:
-                tiles.append(tile)
+                tiles.append(replace(tile, cut_off=_cut_off(tile.quad, image.shape)))
         return tiles
+
+
+def _cut_off(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the photo's edge cuts ``quad`` by more than CUT_OFF of its shorter side."""
+    h, w = shape[:2]
+    margin = CUT_OFF * min(
+        float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0]))
+    )
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    return bool(lo[0] < -margin or lo[1] < -margin or hi[0] > w + margin or hi[1] > h + margin)
 
 
 def _tile(box: OrientedBox, quad: np.ndarray, probs: np.ndarray, kinds: np.ndarray) -> PhotoTile:

@@ -157,3 +157,34 @@ def test_a_weak_box_is_reported_only_when_a_sure_reading_vouches_for_it() -> Non
     assert not too_weak_box.reported()
     assert not a_back.reported()
     assert strong.reported() and not strong.vouched
+
+
+def test_doubt_is_the_readings_and_the_boxs_apart_not_their_product() -> None:
+    """A sure face on a box the detector scores 0.55 (a rack's standing tile) is no doubt; a
+    box under 0.4, a reading under 0.6 or a runner-up close behind the reading is."""
+    corners = box_corners((0, 0, 30, 40), 0)
+    rack_tile = PhotoTile("5p", corners, 0.55 * 0.99, box_score=0.55)
+    assert rack_tile.probability == pytest.approx(0.99) and not rack_tile.doubted
+    assert PhotoTile("5p", corners, 0.35 * 0.99, box_score=0.35).doubted
+    assert PhotoTile("5p", corners, 0.9 * 0.5, box_score=0.9).doubted
+    close = PhotoTile("5p", corners, 0.9 * 0.7, (("6p", 0.5),), box_score=0.9)
+    far = PhotoTile("5p", corners, 0.9 * 0.7, (("6p", 0.3),), box_score=0.9)
+    assert close.doubted and not far.doubted
+    assert PhotoTile("5p", corners, 0.99, cut_off=True).doubted
+
+
+@pytest.mark.parametrize(
+    ("box", "cut"),
+    [
+        ((10, 10, 40, 50), False),
+        ((-2, 10, 28, 50), False),
+        ((-8, 10, 22, 50), True),
+        ((80, 70, 110, 110), True),
+        ((70, 55, 100, 95), False),
+    ],
+)
+def test_a_tile_the_photos_edge_cuts_off_is_marked(box: tuple, cut: bool) -> None:
+    from vision.photo import _cut_off
+
+    quad = np.asarray(box_corners(box, 0), np.float64)
+    assert _cut_off(quad, (100, 100, 3)) is cut
