@@ -73,13 +73,13 @@ def rendered_hands(folder: Path) -> Iterator[Case]:
             yield image_path, record["truth"]
 
 
-def real_hands(name: str, rules_name: str = "mcr") -> Iterator[Case]:
+def real_hands(name: str, rules_name: str = "mcr", cache: Path | None = None) -> Iterator[Case]:
     """Photos of source ``name`` whose labelled tiles are 14 plus flowers and win: the truth
     wins on the tile that scores most (a discard, as a referee would tell the reader)."""
-    from models.photo.sources import load
+    from models.photo.sources import DEFAULT_CACHE, load
 
     rules = find_rules(rules_name)
-    for image_path, record in load(name):
+    for image_path, record in load(name, cache or DEFAULT_CACHE):
         names = [t["tile"] for t in record.get("tiles") or []]
         if None in names or not names:
             continue
