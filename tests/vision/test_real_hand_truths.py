@@ -10,6 +10,10 @@ from engine.rulesets import find_rules
 from models.photo.evaluate_hands import _same_tiles, real_hands, truth_request
 
 
+def _names(text: str) -> list[str | None]:
+    return list(text.split())
+
+
 def _source(tmp_path: Path, photos: dict[str, list[str | None]]) -> Path:
     folder = tmp_path / "hk-table-rf"
     (folder / "labels").mkdir(parents=True)
@@ -24,9 +28,9 @@ def _source(tmp_path: Path, photos: dict[str, list[str | None]]) -> Path:
 
 
 def test_winning_photos_become_truths_won_on_the_tile_scoring_most(tmp_path: Path) -> None:
-    win = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 5s 5s 3f".split()  # a pure straight
-    not_a_win = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 5s 6s".split()
-    short = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 5s".split()
+    win = _names("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 5s 5s 3f")  # a pure straight
+    not_a_win = _names("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 5s 6s")
+    short = _names("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 5s")
     cache = _source(tmp_path, {"a": win, "b": not_a_win, "c": short, "d": [None] * 14})
     [(path, truth)] = list(real_hands("hk-table-rf", cache=cache))
     assert path.name == "a.jpg" and truth["flowers"] == ["3f"] and not truth["self_drawn"]
