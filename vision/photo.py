@@ -130,9 +130,11 @@ class PhotoTile:
 
     @property
     def vouched(self) -> bool:
-        """A face the classifier is sure of on a box the detector scored low (see BOX_FLOOR)."""
+        """A face the classifier is sure of on a box the detector scored low (see BOX_FLOOR),
+        whole in the photo (a face the edge cuts off vouches for nothing)."""
         reading = self.confidence / self.box_score if self.box_score > 0 else 0.0
-        return self.tile != "back" and self.box_score >= VOUCHED_BOX and reading >= VOUCHED_READING
+        sure = self.box_score >= VOUCHED_BOX and reading >= VOUCHED_READING
+        return self.tile != "back" and sure and not self.cut_off
 
     def reported(self, least: float = PHOTO_MIN_CONFIDENCE) -> bool:
         """Shown to people: confident enough, or vouched for by a sure reading."""
@@ -254,8 +256,9 @@ class PhotoReader:
         tiles = []
         for owner, row in sorted(best_of.items()):
             tile = _tile(found[owner], quads[row], probs[row], kinds[row])
+            tile = replace(tile, cut_off=_cut_off(tile.quad, image.shape))
             if tile.box_score >= BOX_FLOOR or tile.vouched:
-                tiles.append(replace(tile, cut_off=_cut_off(tile.quad, image.shape)))
+                tiles.append(tile)
         return tiles
 
 

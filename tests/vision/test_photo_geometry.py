@@ -157,6 +157,8 @@ def test_a_weak_box_is_reported_only_when_a_sure_reading_vouches_for_it() -> Non
     assert not too_weak_box.reported()
     assert not a_back.reported()
     assert strong.reported() and not strong.vouched
+    half_seen = PhotoTile("5p", corners, 0.22 * 0.97, box_score=0.22, cut_off=True)
+    assert not half_seen.vouched and not half_seen.reported()
 
 
 def test_doubt_is_the_readings_and_the_boxs_apart_not_their_product() -> None:
