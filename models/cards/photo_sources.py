@@ -15,7 +15,6 @@ source that boxes indices, not cards). Sources and licences: docs/cards.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -211,16 +210,10 @@ def fetch(name: str, cache_dir: Path = DEFAULT_CACHE, mirror: Path | None = None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m models.cards.photo_sources", description=__doc__
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="print the registered sources")
-    get = sub.add_parser("fetch", help="copy one source into the cache")
-    get.add_argument("name", choices=sorted(SOURCES))
-    get.add_argument("--mirror", type=Path, help="bare git directory holding the commit")
-    get.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    args = parser.parse_args(argv)
+    from models.photo.sources import source_parser
+
+    prog = "python -m models.cards.photo_sources"
+    args = source_parser(prog, __doc__, list(SOURCES), DEFAULT_CACHE).parse_args(argv)
     if args.command == "list":
         for s in SOURCES.values():
             print(f"{s.name:24} {s.licence:10} {s.url}@{s.commit[:10]}  {s.holds}")

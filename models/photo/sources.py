@@ -201,14 +201,23 @@ def placeholder_labels(tiles: list[dict[str, Any]] | None) -> bool:
     return len(tiles or []) > 4 and len(kinds) == 1 and None not in kinds and "back" not in kinds
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.photo.sources", description=__doc__)
+def source_parser(
+    prog: str, doc: str | None, names: Sequence[str], cache: Path
+) -> argparse.ArgumentParser:
+    """The ``list`` / ``fetch NAME [--mirror GIT_DIR] [--cache DIR]`` command line of a source
+    registry (this one, models.cards.photo_sources)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="print the registered sources")
     get = sub.add_parser("fetch", help="copy one source into the cache")
-    get.add_argument("name", choices=sorted(SOURCES))
+    get.add_argument("name", choices=sorted(names))
     get.add_argument("--mirror", type=Path, help="bare git directory holding the commit")
-    get.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    get.add_argument("--cache", type=Path, default=cache)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = source_parser("python -m models.photo.sources", __doc__, list(SOURCES), DEFAULT_CACHE)
     args = parser.parse_args(argv)
     if args.command == "list":
         for s in SOURCES.values():
