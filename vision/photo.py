@@ -132,8 +132,7 @@ class PhotoTile:
     def vouched(self) -> bool:
         """A face the classifier is sure of on a box the detector scored low (see BOX_FLOOR),
         whole in the photo (a face the edge cuts off vouches for nothing)."""
-        reading = self.confidence / self.box_score if self.box_score > 0 else 0.0
-        sure = self.box_score >= VOUCHED_BOX and reading >= VOUCHED_READING
+        sure = self.box_score >= VOUCHED_BOX and self.probability >= VOUCHED_READING
         return self.tile != "back" and sure and not self.cut_off
 
     def reported(self, least: float = PHOTO_MIN_CONFIDENCE) -> bool:

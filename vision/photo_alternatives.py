@@ -84,15 +84,13 @@ def _edits(tiles: Sequence[PhotoTile]) -> list[Edit]:
         if tile.tile == "back":
             continue
         if tile.doubted:
-            reading = tile.confidence / tile.box_score if tile.box_score > 0 else tile.confidence
             for name, probability in tile.alternatives:
                 if name != "back" and probability >= LEAST_LIKELY:
-                    out.append(Edit(index, name, probability / max(reading, 1e-6)))
+                    out.append(Edit(index, name, probability / max(tile.probability, 1e-6)))
         if tile.box_score < DROP_BELOW:
             out.append(Edit(index, None, 1.0 - tile.box_score / DROP_BELOW))
         elif tile.doubted:  # a tile the photo cuts off, another player's at the frame's edge
-            reading = tile.confidence / tile.box_score if tile.box_score > 0 else tile.confidence
-            out.append(Edit(index, None, DOUBTED_DROP * (1.0 - reading)))
+            out.append(Edit(index, None, DOUBTED_DROP * (1.0 - tile.probability)))
     out.sort(key=lambda edit: -edit.odds)
     return out
 
