@@ -13,13 +13,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-import cv2
 import numpy as np
 
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
 from vision.detector import Detector, OnnxClassifier
 from vision.detector_backends import WEIGHTS
 from vision.photo_boxes import OrientedBox, PhotoBoxes, squared_to_edges
+from vision.photo_quads import (  # noqa: F401 (warp_crop, box_corners: re-exported)
+    box_corners,
+    grown_quad,
+    reading_quads,
+    upright_quads,
+    warp_crop,
+)
+from vision.photo_stretch import (
+    AS_IS,
+    Squeeze,
+    bordered,
+    squeezed,
+    stretch_of,
+    stretched_back,
+)
 
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 # ... and one on a box the detector scored under this, whatever it reads (until 2026-12-07, late,
@@ -27,7 +41,6 @@ DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 # scored 0.5-0.6, were all doubted)
 DOUBT_BOX = 0.4
 CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
-SQUARE_BELOW = 1.2  # a box closer to square than this is read both ways round
 PHOTO_CLASSIFIER = "photo-classifier.onnx"
 # The least confidence a photo's tile is reported at (``tilesight detect``; the evaluation): on
 # the real evaluation photos 0.4 keeps 0.86 of the boxes right and 0.88 of tile-free views
@@ -154,67 +167,6 @@ class PhotoTile:
         }
 
 
-def box_corners(box: tuple[float, float, float, float], orientation: int) -> tuple:
-    """The face corners (TL, TR, BR, BL as read upright) of an axis-aligned ``box`` whose face
-    is turned ``orientation`` degrees counter-clockwise."""
-    x1, y1, x2, y2 = box
-    ring = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]  # the box's TL, TR, BR, BL
-    shift = {0: 0, 90: 3, 180: 2, 270: 1}[orientation % 360]
-    return tuple(ring[(i + shift) % 4] for i in range(4))
-
-
-def warp_crop(
-    image: np.ndarray, corners: np.ndarray, size: tuple[int, int], pad: float = 0.06
-) -> np.ndarray:
-    """The quad ``corners`` (TL, TR, BR, BL) warped upright to ``size`` (width, height), with
-    ``pad`` of the quad's size kept around it as the table crops keep (vision.crops)."""
-    w, h = size
-    px, py = w * pad / (1 + 2 * pad), h * pad / (1 + 2 * pad)
-    target = np.array([[px, py], [w - px, py], [w - px, h - py], [px, h - py]], np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
-    return cv2.warpPerspective(
-        image, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def upright_quads(corners: np.ndarray) -> list[np.ndarray]:
-    """A rotated rectangle's corners as TL, TR, BR, BL with its long side upright (the face's
-    top toward the image's top where it can be), and, for a nearly square one (a tile seen
-    slanted, its length foreshortened), the same turned a quarter as well."""
-    c = np.asarray(corners, np.float64)
-    first = np.linalg.norm(c[1] - c[0]) >= np.linalg.norm(c[2] - c[1])
-    ring = np.roll(c, -1, axis=0) if first else c  # now c[0]->c[1] is a short side
-    top = (ring[0] + ring[1]) / 2
-    bottom = (ring[2] + ring[3]) / 2
-    if top[1] > bottom[1]:  # keep "up" pointing up the image: upside down is the reader's call
-        ring = np.roll(ring, 2, axis=0)
-    quads = [ring]
-    sides = sorted([np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])])
-    if sides[1] < SQUARE_BELOW * sides[0]:
-        quads.append(np.roll(ring, 1, axis=0))
-    return quads
-
-
-def grown_quad(quad: np.ndarray, along: float, across: float, shift: float) -> np.ndarray:
-    """``quad`` (TL, TR, BR, BL; TL->BL along the tile) scaled about its centre, ``along`` its
-    length and ``across`` its width, its centre moved ``shift`` of its length toward its top."""
-    q = np.asarray(quad, np.float64)
-    up = ((q[0] + q[1]) - (q[3] + q[2])) / 4  # half the length, toward the top
-    right = ((q[1] + q[2]) - (q[0] + q[3])) / 4  # half the width
-    centre = q.mean(axis=0) + 2 * up * shift
-    up, right = up * along, right * across
-    return np.array(
-        [centre + up - right, centre + up + right, centre - up + right, centre - up - right]
-    )
-
-
-def reading_quads(
-    corners: np.ndarray, along: float = 1.0, across: float = 1.0, shift: float = 0.0
-) -> list[np.ndarray]:
-    """:func:`upright_quads` of a box, each grown as :func:`grown_quad`."""
-    return [grown_quad(q, along, across, shift) for q in upright_quads(corners)]
-
-
 def photo_classifier() -> Detector:
     """The crop reading of the photo path: the photo classifier (models/photo/classifier.py,
     whole tiles at any angle) with the table path's second look at unsure crops; the table
@@ -232,7 +184,30 @@ class PhotoReader:
         self.boxes = boxes if boxes is not None else PhotoBoxes(threshold=VOUCHED_BOX)
         self.detector = detector if detector is not None else photo_classifier()
 
-    def read(self, image: np.ndarray, full: bool = False) -> list[PhotoTile]:
+    def read(
+        self, image: np.ndarray, full: bool = False, unstretch: bool = True
+    ) -> list[PhotoTile]:
+        """Every tile in ``image``, in its pixels; a photo its publisher stretched is read
+        squeezed back (vision.photo_stretch; ``unstretch=False``: as it is)."""
+        _, tiles, squeeze = self.read_unstretched(image, full, unstretch)
+        return [stretched_back(t, squeeze) for t in tiles]
+
+    def read_unstretched(
+        self, image: np.ndarray, full: bool = False, unstretch: bool = True
+    ) -> tuple[np.ndarray, list[PhotoTile], Squeeze]:
+        """The photo as taken (its publisher's stretch undone), its tiles in that photo's
+        pixels, and the squeeze that undid the stretch (AS_IS: none)."""
+        tiles = self.read_as_is(image, full)
+        squeeze = stretch_of(self.read_as_is, image, tiles) if unstretch else AS_IS
+        if squeeze == AS_IS:
+            return image, tiles, squeeze
+        image = squeezed(image, squeeze)
+        framed, border = bordered(image)
+        tiles = [stretched_back(t, AS_IS, border) for t in self.read_as_is(framed, full)]
+        return image, [replace(t, cut_off=_cut_off(t.quad, image.shape)) for t in tiles], squeeze
+
+    def read_as_is(self, image: np.ndarray, full: bool = False) -> list[PhotoTile]:
+        """Every tile in ``image`` taken as it is (see :meth:`read`)."""
         found = [squared_to_edges(image, box) for box in self.boxes.find(image, full=full)]
         if not found:
             return []

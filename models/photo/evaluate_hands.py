@@ -122,7 +122,7 @@ def evaluate(cases: Iterable[Case], rules_name: str = "mcr", verbose: bool = Fal
     for image_path, truth in cases:
         expected = truth_request(truth)
         want = rules.score(expected)
-        tiles = reader.read(cv2.imread(str(image_path)))
+        _, tiles, _ = reader.read_unstretched(cv2.imread(str(image_path)))
         reading = read_hand(tiles)
         base = WinRequest(
             expected.hand,

@@ -60,7 +60,7 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
             robbing_kong=args.robbing_kong,
             extras=parse_extras(args.extra),
         )
-        tiles = PhotoReader().read(image)
+        image, tiles, squeeze = PhotoReader().read_unstretched(image)
     except (CaptureError, DetectorError, RequestError, NotationError) as exc:
         raise CliError(str(exc)) from None
     reading = read_hand(tiles)
@@ -73,10 +73,16 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     scored = score_photo_tiles(tiles, chosen, base, rules)
     reading = scored.reading
     result = scored.result
+    stretched = _stretch_note(squeeze)
     if args.json:
-        print(json.dumps(scored.to_json(), ensure_ascii=False))
+        out = scored.to_json()
+        if stretched:  # coordinates are then the squeezed photo's (the annotated picture's)
+            out["squeezed"] = {"width": squeeze[0], "height": squeeze[1], "note": stretched}
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(_summary(args.photo, reading))
+        if stretched:
+            print(f"note: {stretched}")
         print(format_result(scored.request, result) if scored.win else f"error: {result.error}")
         print("".join(f"{_label(d)}: {d.message}\n" for d in scored.doubts), end="")
         if scored.provisional:
@@ -90,6 +96,14 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     if scored.provisional:
         return PROVISIONAL_EXIT
     return 0 if result.valid else 1
+
+
+def _stretch_note(squeeze: tuple[int, int]) -> str:
+    """What a referee is told when the photo was read squeezed back (vision.photo_stretch)."""
+    if squeeze == (1, 1):
+        return ""
+    axis, times = ("width", squeeze[0]) if squeeze[0] > 1 else ("height", squeeze[1])
+    return f"the photo looks stretched {times}x in {axis}; read with its {axis} divided by {times}"
 
 
 def _label(doubt: Doubt) -> str:
