@@ -96,10 +96,10 @@ def photo_reader(full: bool = False, cut: float | None = None) -> Reader:
     from vision.photo import PhotoReader
 
     reader = PhotoReader()
-    if cut is None:  # the runtime's reporting: its cut, and the tiles a sure reading vouches for
-        return lambda image: [
-            (t.tile, t.box) for t in reader.read(image, full=full) if t.reported()
-        ]
+    if cut is None:  # the runtime's reporting: its cut, vouched tiles, lone ones surer
+        from vision.photo_shown import shown
+
+        return lambda image: [(t.tile, t.box) for t in shown(reader.read(image, full=full))]
     return lambda image: [
         (t.tile, t.box) for t in reader.read(image, full=full) if t.confidence >= cut
     ]

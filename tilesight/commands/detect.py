@@ -72,6 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.detector import Detector
     from vision.detector_backends import DetectorError, OnnxBoxes, UltralyticsBoxes
     from vision.photo import PhotoReader, PhotoTile, box_corners
+    from vision.photo_shown import shown
 
     outputs = annotated_paths(args.annotated, args.images) if args.annotated else None
     try:
@@ -104,11 +105,8 @@ def _run(args: argparse.Namespace) -> int:
             image = read_image(path)
             if photo is not None:
                 least = args.min_confidence  # when given, a strict cut (no vouched tile below it)
-                tiles = [
-                    t
-                    for t in photo.read(image)
-                    if (t.reported() if least is None else t.confidence >= least)
-                ]
+                read = photo.read(image)
+                tiles = shown(read) if least is None else [t for t in read if t.confidence >= least]
                 doc = [t.to_dict() for t in tiles]
             else:
                 found = [

@@ -103,7 +103,7 @@ def _stretch_note(squeeze: tuple[int, int]) -> str:
     if squeeze == (1, 1):
         return ""
     axis, times = ("width", squeeze[0]) if squeeze[0] > 1 else ("height", squeeze[1])
-    return f"the photo looks stretched {times}x in {axis}; read with its {axis} divided by {times}"
+    return f"the photo looks stretched {times:.3g}x in {axis}; read squeezed back"
 
 
 def _label(doubt: Doubt) -> str:
