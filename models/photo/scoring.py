@@ -17,6 +17,11 @@ import numpy as np
 from models.evaluation.metrics import wilson_interval
 
 MATCH_IOU = 0.3
+# A box on no labelled tile whose centre lies farther than this many labelled-tile lengths (the
+# photo's median) from every labelled tile is "away": publishers often label only a player's
+# hand and leave the game's other tiles unlabelled (docs/photo-sources.md), so such boxes are
+# counted apart (``boxes_near`` leaves them out; ``boxes`` counts them wrong).
+AWAY = 2.0
 Box = tuple[float, float, float, float]
 
 
@@ -36,6 +41,7 @@ class Tally:
     read_right: Counter[str] = field(default_factory=Counter)  # ... found and named right
     reported: Counter[str] = field(default_factory=Counter)  # boxes reported per kind read
     reported_right: Counter[str] = field(default_factory=Counter)
+    reported_away: int = 0  # boxes on no labelled tile, far from every labelled one (AWAY)
     images: int = 0
     images_without_tiles: int = 0
     silent_on_empty: int = 0  # images without tiles where nothing was reported
@@ -59,10 +65,12 @@ class Tally:
                 self.read_right[truth.tile] += 1
             elif ri is not None:
                 self.confusions[(truth.tile, reported[ri][0])] += 1
+        far = _away([t.box for t in truths], [box for _, box in reported])
         for ri, (name, _box) in enumerate(reported):
             ti = matched_report.get(ri)
             if ti is not None and (not truths[ti].counted or truths[ti].tile is None):
                 continue  # a box on a hidden or unnamed tile is neither right nor wrong
+            self.reported_away += ti is None and bool(far[ri])
             self.reported[name] += 1
             if ti is not None and truths[ti].tile == name:
                 self.reported_right[name] += 1
@@ -74,6 +82,10 @@ class Tally:
             "tiles": _share(sum(self.read_right.values()), sum(self.present.values())),
             "found": _share(sum(self.found.values()), sum(self.present.values())),
             "boxes": _share(sum(self.reported_right.values()), sum(self.reported.values())),
+            "boxes_near": _share(
+                sum(self.reported_right.values()),
+                sum(self.reported.values()) - self.reported_away,
+            ),
             "flowers": _share(
                 sum(self.read_right[k] for k in flowers), sum(self.present[k] for k in flowers)
             ),
@@ -85,6 +97,21 @@ class Tally:
         if self.images_without_tiles:
             out["silent_on_empty"] = _share(self.silent_on_empty, self.images_without_tiles)
         return out
+
+
+def _away(truth: list[Box], reported: list[Box]) -> np.ndarray:
+    """For each reported box, whether its centre lies farther than AWAY labelled-tile lengths
+    from every labelled tile's centre (all False when nothing is labelled: a tile-free photo's
+    boxes are all wrong)."""
+    if not truth or not reported:
+        return np.zeros(len(reported), bool)
+    t = np.asarray(truth, np.float64)
+    r = np.asarray(reported, np.float64)
+    length = float(np.median(np.maximum(t[:, 2] - t[:, 0], t[:, 3] - t[:, 1])))
+    tc = (t[:, :2] + t[:, 2:]) / 2
+    rc = (r[:, :2] + r[:, 2:]) / 2
+    nearest = np.linalg.norm(rc[:, None] - tc[None], axis=2).min(axis=1)
+    return nearest > AWAY * length
 
 
 def _share(hits: int, total: int) -> dict[str, float | int]:

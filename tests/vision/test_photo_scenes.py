@@ -171,3 +171,15 @@ def test_a_tally_counts_right_readings_wrong_boxes_and_silence_on_empty_images()
     assert summary["flowers"]["total"] == 1 and summary["flowers"]["hits"] == 0
     assert summary["silent_on_empty"]["hits"] == 1 and summary["silent_on_empty"]["total"] == 2
     assert summary["confusions"] == [["1f", "2f", 1]]
+    # the C lies 40 px (nearly three tile lengths) from every labelled tile: away, left out of
+    # boxes_near; the tile-free photo's back is never away
+    assert summary["boxes_near"]["hits"] == 1 and summary["boxes_near"]["total"] == 3
+
+
+def test_a_box_beside_the_labelled_tiles_counts_wrong_near_them_too() -> None:
+    tally = Tally()
+    truths = [Truth("5p", (0, 0, 10, 14)), Truth("6p", (11, 0, 21, 14))]
+    tally.add(truths, [("5p", (0, 0, 10, 14)), ("7p", (30, 0, 40, 14)), ("C", (200, 0, 210, 14))])
+    summary = tally.summary()
+    assert summary["boxes"]["total"] == 3 and summary["boxes_near"]["total"] == 2
+    assert summary["boxes_near"]["hits"] == 1
