@@ -25,6 +25,10 @@ WHOLE_ROW = 14  # a row this long is a whole hand: a second row beside it is the
 TURNED_ASPECT = 0.75  # width over length of a tile, for a turned tile with no upright tile near
 GAP_MARGIN = 0.25  # a gap this many tile widths over the hand's usual spacing splits groups
 SAME_TILE = 0.5  # quads whose centres are closer than this many tile widths are of one tile
+GRID_LINE = 4  # a hand laid as a block: lines of at most this many tiles ...
+GRID_LINES = 4  # ... at least this many of them, one behind another ...
+GRID_STEP = 1.8  # ... each within this many tile depths of the next ...
+GRID_TILES = (13, 18)  # ... holding a hand's tiles
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,9 @@ def hand_rows(poses: dict[int, TilePose], up: np.ndarray) -> tuple[list[list[int
     for i in poses:
         found.setdefault(root(i), []).append(i)
     rows = sorted(found.values(), key=len, reverse=True)
+    block = _block(rows, poses, up)
+    if block is not None:  # one concealed run: a block shows no meld (no tile turned)
+        return [block], sorted(i for i in poses if i not in block)
     hand = rows[:1]
     for row in rows[1:] if rows and len(rows[0]) < WHOLE_ROW else []:
         if len(hand) == 1 and _could_hold_melds(row, poses, up) and _beside(hand[0], row, poses):
@@ -117,6 +124,41 @@ def hand_rows(poses: dict[int, TilePose], up: np.ndarray) -> tuple[list[list[int
     hand.sort(key=lambda row: float(np.mean([poses[i].centre @ up for i in row])))
     outside = sorted(i for row in rows if row not in hand for i in row)
     return [_ordered(row, poses) for row in hand], outside
+
+
+def _block(
+    rows: list[list[int]], poses: dict[int, TilePose], up: np.ndarray
+) -> list[int] | None:
+    """A hand laid as a block of short lines one behind another (a set to a line, as photos of
+    sorted hands often show): its tiles line by line from the front; None when the longest row
+    is longer than GRID_LINE or no such block of upright lines holds a hand's tiles."""
+    if not rows or len(rows[0]) > GRID_LINE:
+        return None
+    lines = [
+        _ordered(row, poses)
+        for row in rows
+        if len(row) >= 2
+        and all(not poses[i].turned and float(poses[i].up @ up) >= SQUARE_TO_HAND for i in row)
+    ]
+    if len(lines) < GRID_LINES:
+        return None
+    depth = float(np.median([poses[i].depth for line in lines for i in line]))
+    length = float(np.median([poses[i].length for line in lines for i in line]))
+    right = _unit(np.array([-up[1], up[0]]), np.array([1.0, 0.0]))
+    centre = {id(line): np.mean([poses[i].centre for i in line], axis=0) for line in lines}
+    lines.sort(key=lambda line: float(centre[id(line)] @ up))
+    chains: list[list[list[int]]] = [[lines[0]]]
+    for line in lines[1:]:
+        step = centre[id(line)] - centre[id(chains[-1][-1])]
+        if abs(float(step @ up)) <= GRID_STEP * depth and abs(float(step @ right)) <= length * 2:
+            chains[-1].append(line)
+        else:
+            chains.append([line])
+    best = max(chains, key=lambda chain: sum(map(len, chain)))
+    tiles = sum(map(len, best))
+    if len(best) < GRID_LINES or not GRID_TILES[0] <= tiles <= GRID_TILES[1]:
+        return None
+    return [i for line in best for i in line]
 
 
 def split_at_gaps(rows: list[list[int]], poses: dict[int, TilePose]) -> list[list[list[int]]]:

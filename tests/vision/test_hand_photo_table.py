@@ -49,3 +49,21 @@ def test_a_flower_away_from_the_hand_is_not_counted_and_doubted() -> None:
     hand = read_hand([*tiles, away])
     assert [str(t) for t in hand.flowers] == ["1f"]
     assert sorted(d.kind for d in hand.doubts) == ["flower_away", "outside"]
+
+
+def test_a_hand_laid_as_a_block_of_short_lines_is_one_concealed_hand() -> None:
+    """A sorted hand photographed as a block, a set to a line (1m2m3m / 1m2m3m / 5m6m7m /
+    6m7m8m / CC), flowers beside it: no line is taken for a meld (none has a turned tile)."""
+    block = "1m 2m 3m | 1m 2m 3m | 5m 6m 7m | 6m 7m 8m | C C 3f"
+    hand = read_hand(photo(block, jitter=0.03))
+    assert len(hand.rows) == 1 and len(hand.rows[0]) == 14
+    assert hand.melds == () and [str(t) for t in hand.flowers] == ["3f"]
+    assert sorted(str(t) for t in hand.concealed) == sorted(
+        ["1m", "1m", "2m", "2m", "3m", "3m", "5m", "6m", "6m", "7m", "7m", "8m", "C", "C"]
+    )
+    assert not [d for d in hand.doubts if d.kind in ("meld_not_turned", "outside")]
+
+
+def test_two_short_lines_are_no_block() -> None:
+    hand = read_hand(photo("1m 2m 3m | 4p 5p 6p"))
+    assert len(hand.rows) == 2  # a meld row in front and the concealed row behind, as before
