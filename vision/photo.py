@@ -148,9 +148,20 @@ class PhotoTile:
         sure = self.box_score >= VOUCHED_BOX and self.probability >= VOUCHED_READING
         return self.tile != "back" and sure and not self.cut_off
 
+    @property
+    def flower_probability(self) -> float:
+        """For a flower, how sure the reading is of a flower, whichever: its own kind's
+        probability and its runners-up that are flowers (0 for any other tile). The seasons
+        look alike, and a flower counts the same whichever it is."""
+        if not self.tile.endswith("f"):
+            return 0.0
+        return self.probability + sum(p for name, p in self.alternatives if name.endswith("f"))
+
     def reported(self, least: float = PHOTO_MIN_CONFIDENCE) -> bool:
-        """Shown to people: confident enough, or vouched for by a sure reading."""
-        return self.confidence >= least or self.vouched
+        """Shown to people: confident enough, vouched for by a sure reading, or a flower
+        confidently a flower (named as its likeliest, doubted when that is unsure)."""
+        sure_flower = self.box_score * self.flower_probability >= least
+        return self.confidence >= least or self.vouched or sure_flower
 
     def to_dict(self) -> dict[str, object]:
         x1, y1, x2, y2 = self.box

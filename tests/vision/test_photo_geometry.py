@@ -161,6 +161,18 @@ def test_a_weak_box_is_reported_only_when_a_sure_reading_vouches_for_it() -> Non
     assert not half_seen.vouched and not half_seen.reported()
 
 
+def test_a_flower_unsure_which_but_sure_it_is_a_flower_is_reported_doubted() -> None:
+    corners = box_corners((0, 0, 30, 40), 0)
+    seasons = (("5f", 0.3), ("6f", 0.2))
+    flower = PhotoTile("8f", corners, 0.7 * 0.45, seasons, box_score=0.7)
+    assert abs(flower.flower_probability - 0.95) < 1e-9
+    assert flower.reported() and flower.doubted
+    maybe_bamboo = PhotoTile("8f", corners, 0.7 * 0.45, (("1s", 0.3), ("6f", 0.1)), box_score=0.7)
+    assert not maybe_bamboo.reported()  # 0.7 x 0.55 < 0.4
+    not_a_flower = PhotoTile("1s", corners, 0.7 * 0.45, seasons, box_score=0.7)
+    assert not_a_flower.flower_probability == 0.0 and not not_a_flower.reported()
+
+
 def test_doubt_is_the_readings_and_the_boxs_apart_not_their_product() -> None:
     """A sure face on a box the detector scores 0.55 (a rack's standing tile) is no doubt; a
     box under 0.4, a reading under 0.6 or a runner-up close behind the reading is."""
