@@ -126,9 +126,7 @@ def hand_rows(poses: dict[int, TilePose], up: np.ndarray) -> tuple[list[list[int
     return [_ordered(row, poses) for row in hand], outside
 
 
-def _block(
-    rows: list[list[int]], poses: dict[int, TilePose], up: np.ndarray
-) -> list[int] | None:
+def _block(rows: list[list[int]], poses: dict[int, TilePose], up: np.ndarray) -> list[int] | None:
     """A hand laid as a block of short lines one behind another (a set to a line, as photos of
     sorted hands often show): its tiles line by line from the front; None when the longest row
     is longer than GRID_LINE or no such block of upright lines holds a hand's tiles."""
