@@ -4,8 +4,10 @@ The network (models/photo/train.py) sees a square window (320 px) and finds tile
 wide there, at any turn. A photo is read as a pyramid: first the whole image shrunk to one
 window, then twice as large in overlapping windows, and so on up to the photo's own pixels. By
 default the finer levels are read only while they can still hold tiles the coarser ones miss: when
-the coarse level found nothing, or found tiles small enough (``FINER_BELOW``) that smaller ones
-may lie farther off. ``full=True`` reads every level (see docs/benchmarks.md for both).
+the coarse level found fewer than ``ENOUGH`` sure boxes (a box or two there may be clutter or a
+near tile, with tiles too small for that level elsewhere: its boxes then stand, and the finer
+level only adds tiles where it found none), or found tiles small enough (``FINER_BELOW``) that
+smaller ones may lie farther off. ``full=True`` reads every level (see docs/benchmarks.md for both).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from vision.detector_backends import WEIGHTS, DetectorError, onnx_session
 
 OVERLAP = 0.25  # of a window, between windows: a tile cut by one lies whole in its neighbour
 FINER_BELOW = 0.035  # of a window: a tile this small at a level asks for the next, finer one
+ENOUGH, SURE_BOX = 3, 0.5  # ... as do fewer than ENOUGH boxes scored SURE_BOX at a level
 LARGEST = 0.23  # of a window: a finer level leaves tiles larger than this to the coarser one
 PAD = (114, 114, 114)
 
@@ -117,15 +120,23 @@ class PhotoBoxes:
         longest = max(image.shape[:2])
         scale = min(1.0, self.size / longest)
         found = []
+        kept = np.zeros((0, 7))  # boxes of levels read further only for want of sure boxes
         for index in range(64):
             rows = self.level(image, scale, keep_large=index == 0)
+            if len(kept) and len(rows):  # those stand: a finer level only adds tiles elsewhere
+                inside = _in_quads(rows[:, :2], rectangle_corners(kept[:, :5]))
+                rows = rows[~inside.any(axis=1)]
             found.append(rows)
             if scale >= 1.0:
                 break
             short = np.minimum(rows[:, 2], rows[:, 3]) * scale
             small = not len(rows) or short.min() < FINER_BELOW * self.size
-            if not (full or small or index + 1 < at_least):
+            sure = rows[rows[:, 5] >= SURE_BOX]
+            few = len(sure) < ENOUGH
+            if not (full or small or few or index + 1 < at_least):
                 break
+            if few and not small and not full:
+                kept = np.concatenate([kept, rows])
             scale = min(1.0, scale * step)
         rows = np.concatenate(found)
         return _suppress(rows)
