@@ -34,6 +34,8 @@ from vision.hand_photo import read_hand
 from vision.photo import PhotoTile
 from vision.photo_alternatives import score_photo_tiles
 from vision.photo_hand import Doubt, GroupKind, PhotoHand, TileGroup
+from vision.photo_score import ScoredPhoto
+from vision.photo_stretch import stretched_back
 
 PROVISIONAL_EXIT = 3
 
@@ -60,7 +62,7 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
             robbing_kong=args.robbing_kong,
             extras=parse_extras(args.extra),
         )
-        image, tiles, squeeze = PhotoReader().read_unstretched(image)
+        _, tiles, squeeze = PhotoReader().read_unstretched(image)
     except (CaptureError, DetectorError, RequestError, NotationError) as exc:
         raise CliError(str(exc)) from None
     reading = read_hand(tiles)
@@ -70,13 +72,13 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     if args.flowers is None:
         base = replace(base, flowers=min(len(reading.flowers), 8))
     chosen = parse_tile(args.win_tile) if args.win_tile else None
-    scored = score_photo_tiles(tiles, chosen, base, rules)
+    scored = _in_photo(score_photo_tiles(tiles, chosen, base, rules), squeeze)
     reading = scored.reading
     result = scored.result
     stretched = _stretch_note(squeeze)
     if args.json:
         out = scored.to_json()
-        if stretched:  # coordinates are then the squeezed photo's (the annotated picture's)
+        if stretched:  # read squeezed; coordinates are the photo's own all the same
             out["squeezed"] = {"width": squeeze[0], "height": squeeze[1], "note": stretched}
         print(json.dumps(out, ensure_ascii=False))
     else:
@@ -98,7 +100,16 @@ def run_photo(args: argparse.Namespace, rules: RuleSet) -> int:
     return 0 if result.valid else 1
 
 
-def _stretch_note(squeeze: tuple[int, int]) -> str:
+def _in_photo(scored: ScoredPhoto, squeeze: tuple[float, float]) -> ScoredPhoto:
+    """``scored`` with its tiles in the photo's own pixels (read squeezed: vision.photo_stretch)."""
+    if squeeze == (1, 1):
+        return scored
+    tiles = tuple(stretched_back(t, squeeze) for t in scored.reading.tiles)
+    dropped = tuple(stretched_back(t, squeeze) for t in scored.dropped)
+    return replace(scored, reading=replace(scored.reading, tiles=tiles), dropped=dropped)
+
+
+def _stretch_note(squeeze: tuple[float, float]) -> str:
     """What a referee is told when the photo was read squeezed back (vision.photo_stretch)."""
     if squeeze == (1, 1):
         return ""
