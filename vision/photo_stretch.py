@@ -14,15 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.photo_boxes import PAD
-
-if TYPE_CHECKING:
-    from vision.photo import PhotoTile
+from vision.photo_tile import PhotoTile
 
 Squeeze = tuple[float, float]  # the photo's width and height divided by these undo the stretch
 AS_IS: Squeeze = (1, 1)

@@ -32,7 +32,9 @@ def test_demo_on_the_embedded_broker_stores_every_seq_exactly_once(tmp_path: Pat
     assert "Mosquitto" not in out
     published = int(re.search(r"events published this run: (\d+)", out).group(1))  # type: ignore[union-attr]
     assert published > 50
-    assert f"score capture: {published} received, 0 duplicates" in out and "INCOMPLETE" not in out
+    capture = re.search(r"score capture: (\d+) received, (\d+) duplicates", out)
+    assert capture and "INCOMPLETE" not in out, out
+    assert int(capture.group(1)) - int(capture.group(2)) == published  # QoS 1 may deliver twice
     assert "Traceback" not in done.stderr
     store = ScoreStore(scores)
     try:
