@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.photo import PHOTO_MIN_CONFIDENCE, PhotoTile
+from vision.photo_tile import PHOTO_MIN_CONFIDENCE, PhotoTile
 
 ALONE_BELOW = 0.5  # the least confidence of a tile shown without company
 COMPANY = 3  # tiles of its size near a tile that make it no lone reading
