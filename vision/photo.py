@@ -26,6 +26,7 @@ from vision.photo_quads import (  # noqa: F401 (warp_crop, box_corners: re-expor
     upright_quads,
     warp_crop,
 )
+from vision.photo_single import one_tile
 from vision.photo_stretch import (
     AS_IS,
     Squeeze,
@@ -33,6 +34,7 @@ from vision.photo_stretch import (
     squeezed,
     stretch_of,
     stretched_back,
+    sure_faces,
 )
 from vision.photo_tile import (  # noqa: F401 (re-exported: vision.photo's tile and its cuts)
     CLOSE_CALL,
@@ -95,8 +97,11 @@ class PhotoReader:
         self, image: np.ndarray, full: bool = False, unstretch: bool = True
     ) -> tuple[np.ndarray, list[PhotoTile], Squeeze]:
         """The photo as taken (its publisher's stretch undone), its tiles in that photo's
-        pixels, and the squeeze that undid the stretch (AS_IS: none)."""
+        pixels, and the squeeze that undid the stretch (AS_IS: none). A photo with no sure face
+        that looks like one tile's face is read as that tile (vision.photo_single)."""
         tiles = self.read_as_is(image, full)
+        if sure_faces(tiles) < 3 and (single := one_tile(image, self.detector.read_crops)):
+            return image, [single], AS_IS
         squeeze = stretch_of(self.read_as_is, image, tiles) if unstretch else AS_IS
         if squeeze == AS_IS:
             return image, tiles, squeeze

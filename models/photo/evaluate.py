@@ -9,10 +9,10 @@ rendered scenes with no tile, labelled real photos fetched by models.photo.sourc
 hold whole tiles), and real photos with no tile (models.photo.negatives: floors, a cup on a
 table, a cat...; each whole and its four quarters), and the held-out real photos of playing
 cards on tables (models.cards.photo_sources' ``card-detection-rf``, five views each), where none
-may get a box. Readers: ``photo``
-(vision.photo.PhotoReader, no hint), ``table`` (the table detector's uncalibrated path,
-``tilesight detect`` before it, at its default 40 px tile) and ``mahjong-detector`` (the public
-peer) as baselines.
+may get a box; and the held-out Camerash crops (../shared), each a close-up one face fills.
+Readers: ``photo`` (vision.photo.PhotoReader, no hint), ``table`` (the table detector's
+uncalibrated path, ``tilesight detect`` before it, at its default 40 px tile) and
+``mahjong-detector`` (the public peer) as baselines.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from models.photo.report import write_report
 from models.photo.scoring import Box, Tally, Truth
 from models.scenes.obb_set import rendered, usable
 
+CAMERASH = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"
 Reader = Callable[[np.ndarray], list[tuple[str, Box]]]
 Sample = tuple[str, np.ndarray, list[Truth]]
 
@@ -67,6 +68,16 @@ def tile_free_samples(folder: Path) -> Iterator[Sample]:
         image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         if image is not None:
             yield image_path.name, image, []
+
+
+def close_up_samples(root: Path) -> Iterator[Sample]:
+    """The held-out Camerash crops (../shared/datasets/camerash-tiles, never trained on): each a
+    photo one tile's face fills, its truth the whole photo."""
+    from models.drawn.dataset import camerash_crops
+
+    for index, (name, crop) in enumerate(camerash_crops(root, "eval")):
+        h, w = crop.shape[:2]
+        yield f"camerash-{index}", crop, [Truth(name, (0.0, 0.0, float(w), float(h)))]
 
 
 def scaled(samples: Iterator[Sample], factor: float) -> Iterator[Sample]:
@@ -174,6 +185,8 @@ def main() -> None:
     cards = cache.parent / "cards-photos" / "card-detection-rf" / "images"
     if cards.is_dir():  # models.cards.photo_sources' held-out card photos: cards on tables
         sets["real, no tile:card tables"] = lambda: views(tile_free_samples(cards))
+    if CAMERASH.is_dir():
+        sets["real:camerash close-ups"] = lambda: close_up_samples(CAMERASH)
     for name in args.real:
         if (cache / name / "labels").is_dir():
             sets[f"real:{name}"] = lambda n=name: real_samples(n, cache)
