@@ -6,7 +6,9 @@ table, and the detector finds nothing there or boxes parts of the face. So a pho
 reader finds no sure face is also read whole, as one face, when it looks like one:
 
 * its shape is a face's, upright or lying (long side over short from ASPECT_LOW to ASPECT_HIGH),
-* its outer ring is the face's pale ivory (PALE_RING of the ring's pixels bright and unsaturated),
+* its outer ring is the face's pale ivory (PALE_RING of the ring's pixels bright and unsaturated)
+  and within it a design (INK: a blank white photo, a wall or a sheet of paper, reads as a blank
+  white dragon at 0.9 and more; a riichi set's blank white dragon is not read close up),
 * and the classifier is sure of a face on it (SURE_FACE; never a back; for a flower, sure it is
   a flower: named as its likeliest, doubted while unsure which, as in ``PhotoTile.reported``).
 
@@ -27,11 +29,24 @@ from vision.photo_tile import PhotoTile
 ASPECT_LOW, ASPECT_HIGH = 1.1, 1.65  # a face's long side over its short side
 RING = 0.08  # of the short side: the outer ring that must be the face's ivory
 PALE_RING = 0.85  # share of the ring's pixels bright (V >= 130) and unsaturated (S <= 70)
+INK = 0.04  # share of the pixels inside the ring that are not pale: a face bears a design
 SURE_FACE = 0.9  # the classifier's least probability for the photo read as one face
 BRIGHT, GREY = 130, 70
 
 FLOWERS = np.array([name.endswith("f") for name in TILE_NAMES] + [False])
 Classify = Callable[[np.ndarray], np.ndarray]  # crops (N x CROP_H x CROP_W x 3) -> outputs
+
+
+def _pale(hsv: np.ndarray) -> np.ndarray:
+    return (hsv[..., 2] >= BRIGHT) & (hsv[..., 1] <= GREY)
+
+
+def ink(image: np.ndarray) -> float:
+    """The share of the pixels inside the outer ring that are not pale: the face's design."""
+    h, w = image.shape[:2]
+    band = max(2, round(RING * min(h, w)))
+    inner = cv2.cvtColor(image[band:-band, band:-band], cv2.COLOR_BGR2HSV)
+    return float(1 - _pale(inner).mean())
 
 
 def pale_ring(image: np.ndarray) -> float:
@@ -47,8 +62,7 @@ def pale_ring(image: np.ndarray) -> float:
             hsv[band:-band, -band:].reshape(-1, 3),
         ]
     )
-    pale = (ring[:, 2] >= BRIGHT) & (ring[:, 1] <= GREY)
-    return float(pale.mean())
+    return float(_pale(ring).mean())
 
 
 def face_shaped(image: np.ndarray) -> bool:
@@ -62,7 +76,7 @@ def one_tile(image: np.ndarray, classify: Classify) -> PhotoTile | None:
     module docstring). The face's quad is the photo's frame, turned the way the face reads."""
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 8 or not face_shaped(image):
         return None
-    if pale_ring(image) < PALE_RING:
+    if pale_ring(image) < PALE_RING or ink(image) < INK:
         return None
     h, w = image.shape[:2]
     lying = w > h

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.crops import BACK_INDEX, CLASSES_OUT, TILE_NAMES
-from vision.photo_single import face_shaped, one_tile, pale_ring
+from vision.photo_single import face_shaped, ink, one_tile, pale_ring
 
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "camerash-tiles"
 
@@ -59,6 +59,7 @@ def test_the_quad_turns_with_the_face() -> None:
         (np.full((320, 240, 3), (30, 60, 20), np.uint8), classifier("5p", 0.99)),  # green cloth
         (ivory(320, 240), classifier("5p", 0.8)),  # unsure
         (ivory(320, 240), classifier("back", 0.99)),  # a back is never taken for a close-up
+        (np.full((320, 240, 3), 235, np.uint8), classifier("P", 0.99)),  # a white wall, blank
     ],
 )
 def test_anything_else_is_no_single_tile(image: np.ndarray, classify: object) -> None:
@@ -71,6 +72,7 @@ def test_gates_measure_what_they_name() -> None:
     framed = cv2.copyMakeBorder(ivory(300, 220), 10, 10, 10, 10, cv2.BORDER_CONSTANT)
     assert pale_ring(ivory(320, 240)) == pytest.approx(1.0)
     assert pale_ring(framed) < 0.6  # a black frame around the face
+    assert ink(ivory(320, 240)) > 0.1 and ink(np.full((320, 240, 3), 235, np.uint8)) == 0
 
 
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason="needs ../shared/datasets/camerash-tiles")
