@@ -28,7 +28,7 @@ from engine.notation import Hand, format_hand, parse_hand, parse_tile
 from engine.rulesets import WinRequest, find_rules
 from engine.tiles import Wind
 from models.evaluation.metrics import wilson_interval
-from models.scenes.obb_set import rendered
+from models.scenes.obb_set import rendered, usable
 
 Case = tuple[Path, dict]  # a photo and its truth: notation, win, self_drawn, flowers
 
@@ -68,9 +68,17 @@ def truth_request(truth: dict) -> WinRequest:
 
 
 def rendered_hands(folder: Path) -> Iterator[Case]:
+    """Rendered hands; their truth holds the flowers the photo shows (a flower the camera left
+    out of the frame cannot be read: a referee gives it with ``--flowers``)."""
     for image_path, record in rendered([folder]):
         if record.get("truth") is not None:
-            yield image_path, record["truth"]
+            width, height = record["width"], record["height"]
+            seen = [
+                t["kind"]
+                for t in record["tiles"]
+                if str(t["kind"]).endswith("f") and usable(t, width, height) is not None
+            ]
+            yield image_path, {**record["truth"], "flowers": seen}
 
 
 def real_hands(name: str, rules_name: str = "mcr", cache: Path | None = None) -> Iterator[Case]:

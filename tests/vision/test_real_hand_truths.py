@@ -45,3 +45,28 @@ def test_a_concealed_hand_is_the_same_whatever_order_it_is_written_in() -> None:
     assert not _same_tiles("123m456p789sEENN", "123m456p789sEEWN")
     assert not _same_tiles(None, "123m456p789sEENN")
     assert not _same_tiles("123m456p789sEN [NNN<1]", "123m456p789sENNNN")
+
+
+def test_a_rendered_hands_truth_holds_the_flowers_its_photo_shows(tmp_path: Path) -> None:
+    from models.photo.evaluate_hands import rendered_hands
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "images" / "1.png").write_bytes(b"")
+
+    def tile(kind: str, left: float) -> dict[str, object]:
+        corners = [[left, 100], [left + 40, 100], [left + 40, 150], [left, 150]]
+        return {"kind": kind, "corners": corners, "visible": 1.0}
+
+    truth = {"notation": "x", "win": "1m", "self_drawn": False, "flowers": ["5f", "6f", "1f"]}
+    record = {
+        "image": "1.png",
+        "width": 640,
+        "height": 480,
+        "tiles": [tile("5f", -65), tile("6f", -25), tile("1f", 300), tile("2m", 400)],
+        "truth": truth,
+    }
+    (tmp_path / "labels" / "1.json").write_text(json.dumps(record), encoding="utf-8")
+    [(_, got)] = list(rendered_hands(tmp_path))
+    assert got["flowers"] == ["1f"]  # 5f out of the frame, 6f more than half out
+    assert got["notation"] == "x" and truth["flowers"] == ["5f", "6f", "1f"]
