@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.crops import BACK_INDEX, CLASSES_OUT, TILE_NAMES
 from vision.photo_single import face_shaped, ink, one_tile, pale_ring
@@ -106,3 +108,19 @@ def test_a_flower_sure_to_be_a_flower_is_read_and_doubted_when_unsure_which() ->
     tile = one_tile(ivory(320, 240), classify)
     assert tile is not None and tile.tile == "8f" and tile.doubted
     assert tile.reported() and tile.flower_probability > 0.9
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.sampled_from([1, 3, 4]),
+    st.integers(0, 255),
+)
+def test_any_small_or_odd_image_gives_a_tile_or_none_never_an_error(
+    h: int, w: int, channels: int, value: int
+) -> None:
+    shape = (h, w) if channels == 1 else (h, w, channels)
+    image = np.full(shape, value, np.uint8)
+    tile = one_tile(image if channels != 4 else image[..., :3], classifier("5p", 0.99))
+    assert tile is None or tile.tile == "5p"
