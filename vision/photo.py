@@ -97,8 +97,8 @@ class PhotoReader:
         self, image: np.ndarray, full: bool = False, unstretch: bool = True
     ) -> tuple[np.ndarray, list[PhotoTile], Squeeze]:
         """The photo as taken (its publisher's stretch undone), its tiles in that photo's
-        pixels, and the squeeze that undid the stretch (AS_IS: none). A photo with no sure face
-        that looks like one tile's face is read as that tile (vision.photo_single)."""
+        pixels, and the squeeze that undid the stretch (AS_IS: none). A photo with under 3 sure
+        faces that looks like one tile's face is read as that tile (vision.photo_single)."""
         tiles = self.read_as_is(image, full)
         if sure_faces(tiles) < 3 and (single := one_tile(image, self.detector.read_crops)):
             return image, [single], AS_IS

@@ -3,7 +3,7 @@
 The detector finds tiles within a scene, a face with table around it; a photo cropped to one
 face (a close-up, or a crop a person cut out of a larger photo) has no tile edge, no body and no
 table, and the detector finds nothing there or boxes parts of the face. So a photo in which the
-reader finds no sure face is also read whole, as one face, when it looks like one:
+reader finds fewer than 3 sure faces is also read whole, as one face, when it looks like one:
 
 * its shape is a face's, upright or lying (long side over short from ASPECT_LOW to ASPECT_HIGH),
 * its outer ring is the face's pale ivory (PALE_RING of the ring's pixels bright and unsaturated)
