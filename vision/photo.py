@@ -44,6 +44,7 @@ from vision.photo_tile import (  # noqa: F401 (re-exported: vision.photo's tile 
     VOUCHED_BOX,
     VOUCHED_READING,
     PhotoTile,
+    runners_up,
 )
 
 PHOTO_CLASSIFIER = "photo-classifier.onnx"
@@ -162,10 +163,7 @@ def _tile(box: OrientedBox, quad: np.ndarray, probs: np.ndarray, kinds: np.ndarr
         return PhotoTile("back", _points(quad), score * float(kinds[order[0]]), box_score=score)
     upright = quad if output % 2 == 0 else np.roll(quad, 2, axis=0)
     probability = float(kinds[order[0]])
-    alternatives = tuple(
-        (names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02
-    )
-    return PhotoTile(name, _points(upright), score * probability, alternatives, score)
+    return PhotoTile(name, _points(upright), score * probability, runners_up(kinds), score)
 
 
 def _points(quad: np.ndarray) -> tuple[tuple[float, float], ...]:

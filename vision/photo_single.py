@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.crops import CROP_H, CROP_W, TILE_NAMES, best_outputs, kind_probabilities
-from vision.photo_tile import PhotoTile
+from vision.photo_tile import PhotoTile, runners_up
 
 ASPECT_LOW, ASPECT_HIGH = 1.1, 1.65  # a face's long side over its short side
 RING = 0.08  # of the short side: the outer ring that must be the face's ivory
@@ -37,32 +37,24 @@ FLOWERS = np.array([name.endswith("f") for name in TILE_NAMES] + [False])
 Classify = Callable[[np.ndarray], np.ndarray]  # crops (N x CROP_H x CROP_W x 3) -> outputs
 
 
-def _pale(hsv: np.ndarray) -> np.ndarray:
-    return (hsv[..., 2] >= BRIGHT) & (hsv[..., 1] <= GREY)
+def _pale_and_band(image: np.ndarray) -> tuple[np.ndarray, int]:
+    """Which pixels are bright and unsaturated (a face's ivory), and the outer ring's width."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    band = max(2, round(RING * min(image.shape[:2])))
+    return (hsv[..., 2] >= BRIGHT) & (hsv[..., 1] <= GREY), band
 
 
 def ink(image: np.ndarray) -> float:
     """The share of the pixels inside the outer ring that are not pale: the face's design."""
-    h, w = image.shape[:2]
-    band = max(2, round(RING * min(h, w)))
-    inner = cv2.cvtColor(image[band:-band, band:-band], cv2.COLOR_BGR2HSV)
-    return float(1 - _pale(inner).mean())
+    pale, band = _pale_and_band(image)
+    return float(1 - pale[band:-band, band:-band].mean())
 
 
 def pale_ring(image: np.ndarray) -> float:
     """The share of the outer ring's pixels that are bright and unsaturated (a face's ivory)."""
-    h, w = image.shape[:2]
-    band = max(2, round(RING * min(h, w)))
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    ring = np.concatenate(
-        [
-            hsv[:band].reshape(-1, 3),
-            hsv[-band:].reshape(-1, 3),
-            hsv[band:-band, :band].reshape(-1, 3),
-            hsv[band:-band, -band:].reshape(-1, 3),
-        ]
-    )
-    return float(_pale(ring).mean())
+    pale, band = _pale_and_band(image)
+    inner = pale[band:-band, band:-band]
+    return float((pale.sum() - inner.sum()) / (pale.size - inner.size))
 
 
 def face_shaped(image: np.ndarray) -> bool:
@@ -98,16 +90,10 @@ def one_tile(image: np.ndarray, classify: Classify) -> PhotoTile | None:
         corners = [corners[3], corners[0], corners[1], corners[2]]
     if upside_down:
         corners = corners[2:] + corners[:2]
-    order = np.argsort(-kinds)
-    names = [*TILE_NAMES, "back"]
-    alternatives = tuple(
-        (names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02
-    )
-    probability = float(kinds[best])
     return PhotoTile(
         TILE_NAMES[best],
         tuple((float(x), float(y)) for x, y in corners),
-        probability,
-        alternatives,
+        float(kinds[best]),
+        runners_up(kinds),
         box_score=1.0,
     )

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.crops import TILE_NAMES
+
 DOUBT_BELOW = 0.6  # a reading whose kind scores under this is named as doubted
 # ... and one on a box the detector scored under this, whatever it reads (until 2026-12-07, late,
 # the product of the two was held to DOUBT_BELOW: sure faces on a rack's standing tiles, boxes
@@ -19,6 +21,13 @@ CLOSE_CALL = 0.25  # ... or whose runner-up is within this of it
 PHOTO_MIN_CONFIDENCE = 0.4
 VOUCHED_BOX = 0.2  # (see BOX_FLOOR in vision/photo.py)
 VOUCHED_READING = 0.95
+
+
+def runners_up(kinds: np.ndarray) -> tuple[tuple[str, float], ...]:
+    """The three likeliest kinds after the best (42 designs + back), from 0.02 up."""
+    names = [*TILE_NAMES, "back"]
+    order = np.argsort(-kinds)
+    return tuple((names[i], round(float(kinds[i]), 4)) for i in order[1:4] if kinds[i] >= 0.02)
 
 
 @dataclass(frozen=True)
